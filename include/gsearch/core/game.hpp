@@ -1,0 +1,130 @@
+// gsearch/core/game.hpp — the Game concept every search in gsearch works on.
+//
+// A game is a value type: a state is copied, never shared, and search copies states instead
+// of keeping undo stacks unless the game offers undo. Two players, 0 and 1, alternate in any
+// pattern the game likes: a game may split a turn into several decisions (Amazons: which
+// queen, where to, where to shoot) and keep the same player to move for consecutive plies.
+// Searches flip the sign of a value only when the player to move changes.
+//
+// Required (concept Game):
+//   G::Move           small, trivially copyable, equality comparable;
+//   G::max_moves      a proven upper bound on the number of legal moves in any state;
+//   to_move()         the player to move, 0 or 1 (meaningless but valid when terminal);
+//   legal_moves(list) replaces the contents of `list` with every legal move, each once;
+//   apply(move)       plays a legal move (anything else is a programming error);
+//   is_terminal()     true exactly when there is no legal move;
+//   result(player)    the outcome for `player` of a terminal state, in [-1, 1];
+//   hash()            a 64-bit hash of the position, equal for equal positions.
+//
+// Optional capabilities, detected by the concepts below and used when present:
+//   undo(move)        reverses apply(move) exactly (UndoableGame);
+//   evaluate()        a static value in [-1, 1] for the player to move (EvaluableGame);
+//   count_moves()     the number of legal moves, without listing them (CountableGame);
+//   compute_hash()    the hash recomputed from scratch, for checks (RehashableGame);
+//   move_to_string(m) / parse_move(text)  move notation (NotatedGame).
+#pragma once
+
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#include "gsearch/core/assert.hpp"
+#include "gsearch/core/move_list.hpp"
+
+namespace gsearch {
+
+// Players are numbered 0 (moves first in the standard start) and 1.
+using Player = int;
+
+// The other player.
+constexpr Player opponent(Player p) noexcept { return 1 - p; }
+
+// A move: small enough to store by the thousand in search trees, copied with memcpy.
+template <class M>
+concept MoveType = std::is_trivially_copyable_v<M> && std::equality_comparable<M> &&
+    (sizeof(M) <= 8);
+
+// The move list a game fills: capacity max_moves, on the caller's stack.
+template <class G>
+using MoveListOf = MoveList<typename G::Move, G::max_moves>;
+
+template <class G>
+concept Game = std::copyable<G> && std::equality_comparable<G> && requires {
+  typename G::Move;
+} && MoveType<typename G::Move> &&
+    requires(const G& cg, G& g, const typename G::Move& m, MoveListOf<G>& list, Player p) {
+  // A compile-time upper bound on the number of legal moves, with its proof next to it.
+  { G::max_moves } -> std::convertible_to<std::size_t>;
+  // The player to move: 0 or 1.
+  { cg.to_move() } -> std::convertible_to<Player>;
+  // Clears `list`, then appends every legal move exactly once. Never allocates.
+  { cg.legal_moves(list) } -> std::same_as<void>;
+  // Plays `m`, which must be legal in this state.
+  { g.apply(m) } -> std::same_as<void>;
+  // True exactly when legal_moves() would produce an empty list.
+  { cg.is_terminal() } -> std::convertible_to<bool>;
+  // For a terminal state: +1 win, -1 loss, 0 draw for `p` (values between are allowed,
+  // e.g. a scored margin). Zero-sum: result(0) == -result(1).
+  { cg.result(p) } -> std::convertible_to<double>;
+  // Zobrist-style hash of everything that decides the legal moves and the outcome.
+  { cg.hash() } -> std::convertible_to<std::uint64_t>;
+};
+
+// undo(m) restores the state exactly as it was before apply(m), hash included.
+template <class G>
+concept UndoableGame = Game<G> && requires(G& g, const typename G::Move& m) {
+  { g.undo(m) } -> std::same_as<void>;
+};
+
+// evaluate(): a heuristic value of a non-terminal state in [-1, 1] for the player to move.
+template <class G>
+concept EvaluableGame = Game<G> && requires(const G& cg) {
+  { cg.evaluate() } -> std::convertible_to<double>;
+};
+
+// count_moves(): the number of legal moves, often much cheaper than listing them (Amazons
+// counts arrows with bitboard fills). Perft uses it for bulk counting at the last ply.
+template <class G>
+concept CountableGame = Game<G> && requires(const G& cg) {
+  { cg.count_moves() } -> std::convertible_to<std::uint64_t>;
+};
+
+// compute_hash(): the hash recomputed from the whole position; hash() keeps it incrementally.
+template <class G>
+concept RehashableGame = Game<G> && requires(const G& cg) {
+  { cg.compute_hash() } -> std::convertible_to<std::uint64_t>;
+};
+
+// Move text: move_to_string(m) for a legal move m; parse_move(text) returns the move the text
+// names in this state or throws std::invalid_argument with a one-line reason.
+template <class G>
+concept NotatedGame = Game<G> &&
+    requires(const G& cg, const typename G::Move& m, std::string_view text) {
+  { cg.move_to_string(m) } -> std::convertible_to<std::string>;
+  { cg.parse_move(text) } -> std::same_as<typename G::Move>;
+};
+
+// True when `m` is one of the legal moves of `state`. Linear in the number of moves; meant
+// for checks, not for search loops.
+template <Game G>
+[[nodiscard]] bool is_legal(const G& state, const typename G::Move& m) {
+  MoveListOf<G> list;
+  state.legal_moves(list);
+  for (const auto& x : list)
+    if (x == m) return true;
+  return false;
+}
+
+// Plays `m` on `state`; in builds with assertions, first checks that the game is not over and
+// that the move is legal. Searches call apply() directly on moves they generated themselves.
+template <Game G>
+void play(G& state, const typename G::Move& m) {
+  GSEARCH_ASSERT(!state.is_terminal());
+  GSEARCH_ASSERT(is_legal(state, m));
+  state.apply(m);
+}
+
+}  // namespace gsearch

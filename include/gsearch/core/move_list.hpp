@@ -1,0 +1,66 @@
+// gsearch/core/move_list.hpp — a fixed-capacity list of moves that never allocates.
+//
+// Move generation writes into a MoveList owned by the caller (usually on the stack), so a
+// search allocates nothing per node. The capacity is a compile-time constant that each game
+// proves to be an upper bound on its number of legal moves (see Game::max_moves).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <type_traits>
+
+#include "gsearch/core/assert.hpp"
+
+namespace gsearch {
+
+template <class Move, std::size_t Capacity>
+class MoveList {
+  static_assert(std::is_trivially_copyable_v<Move>, "moves must be trivially copyable");
+  static_assert(Capacity > 0);
+
+ public:
+  using value_type = Move;
+  using size_type = std::size_t;
+  using iterator = Move*;
+  using const_iterator = const Move*;
+
+  static constexpr std::size_t capacity() noexcept { return Capacity; }
+
+  // Appends a move. The caller guarantees that size() < capacity(); the game's proof of
+  // max_moves is what makes this true during move generation.
+  constexpr void push_back(const Move& m) noexcept {
+    GSEARCH_ASSERT(size_ < Capacity);
+    moves_[size_++] = m;
+  }
+  constexpr void clear() noexcept { size_ = 0; }
+  // Shrinks the list to its first n moves (n <= size()).
+  constexpr void truncate(std::size_t n) noexcept {
+    GSEARCH_ASSERT(n <= size_);
+    size_ = n;
+  }
+
+  [[nodiscard]] constexpr std::size_t size() const noexcept { return size_; }
+  [[nodiscard]] constexpr bool empty() const noexcept { return size_ == 0; }
+
+  constexpr Move& operator[](std::size_t i) noexcept {
+    GSEARCH_ASSERT(i < size_);
+    return moves_[i];
+  }
+  constexpr const Move& operator[](std::size_t i) const noexcept {
+    GSEARCH_ASSERT(i < size_);
+    return moves_[i];
+  }
+
+  constexpr Move* begin() noexcept { return moves_.data(); }
+  constexpr Move* end() noexcept { return moves_.data() + size_; }
+  constexpr const Move* begin() const noexcept { return moves_.data(); }
+  constexpr const Move* end() const noexcept { return moves_.data() + size_; }
+  constexpr Move* data() noexcept { return moves_.data(); }
+  constexpr const Move* data() const noexcept { return moves_.data(); }
+
+ private:
+  std::array<Move, Capacity> moves_;
+  std::size_t size_ = 0;
+};
+
+}  // namespace gsearch
