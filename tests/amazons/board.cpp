@@ -1,0 +1,87 @@
+// Squares, masks and the two attack computations, against coordinate loops.
+#include "amazons/board.hpp"
+
+#include <doctest/doctest.h>
+
+#include "gsearch/core/rng.hpp"
+
+using namespace amazons;
+
+namespace {
+
+// Reachable squares by stepping coordinates, with `blocked(col, row)` deciding.
+template <class Blocked>
+Bitboard slow_attacks(int col, int row, Blocked blocked) {
+  Bitboard out = 0;
+  for (int dc = -1; dc <= 1; ++dc)
+    for (int dr = -1; dr <= 1; ++dr) {
+      if (!dc && !dr) continue;
+      for (int c = col + dc, r = row + dr; c >= 0 && c < 10 && r >= 0 && r < 10 && !blocked(c, r);
+           c += dc, r += dr)
+        out |= bit(make_square(c, r));
+    }
+  return out;
+}
+
+Bitboard random_occupancy(gsearch::Rng& rng, double density) {
+  Bitboard occ = 0;
+  for (int r = 0; r < 10; ++r)
+    for (int c = 0; c < 10; ++c)
+      if (rng.bernoulli(density)) occ |= bit(make_square(c, r));
+  return occ;
+}
+
+}  // namespace
+
+TEST_CASE("square layout: 11 bits per row, names and masks") {
+  CHECK(make_square(0, 0) == 11);
+  CHECK(make_square(9, 9) == 119);
+  CHECK(col_of(make_square(3, 7)) == 3);
+  CHECK(row_of(make_square(3, 7)) == 7);
+  CHECK(popcount(kArea) == 100);
+  CHECK(popcount(board_mask(5, 4)) == 20);
+  CHECK((board_mask(5, 4) & bit(make_square(4, 3))) != 0);
+  CHECK((board_mask(5, 4) & bit(make_square(5, 3))) == 0);
+  CHECK(lsb(bit(100) | bit(7)) == 7);
+  CHECK(msb(bit(100) | bit(7)) == 100);
+  Bitboard b = bit(3) | bit(70);
+  CHECK(pop_lsb(b) == 3);
+  CHECK(b == bit(70));
+}
+
+TEST_CASE("queen_attacks equals coordinate stepping on random boards") {
+  gsearch::Rng rng(11);
+  for (int trial = 0; trial < 300; ++trial) {
+    const Bitboard occ = random_occupancy(rng, trial % 10 / 10.0);
+    for (int r = 0; r < 10; ++r)
+      for (int c = 0; c < 10; ++c) {
+        const auto blocked = [&](int cc, int rr) { return (occ & bit(make_square(cc, rr))) != 0; };
+        REQUIRE(queen_attacks(make_square(c, r), occ) == slow_attacks(c, r, blocked));
+      }
+  }
+}
+
+TEST_CASE("queen_fill and count_line_targets agree with per-square attacks") {
+  gsearch::Rng rng(12);
+  for (int trial = 0; trial < 300; ++trial) {
+    const Bitboard occ = random_occupancy(rng, 0.1 + trial % 7 / 10.0);
+    const Bitboard empty = kArea & ~occ;
+    const Bitboard from = random_occupancy(rng, 0.05) & empty;
+    Bitboard union_of = 0;
+    int pairs = 0;
+    for (Bitboard f = from; f;) {
+      // Squares of `from` are empty here, so they do not block each other's lines.
+      const Bitboard a = queen_attacks(pop_lsb(f), occ);
+      union_of |= a;
+      pairs += popcount(a);
+    }
+    REQUIRE(queen_fill(from, empty) == union_of);
+    REQUIRE(count_line_targets(from, empty) == pairs);
+  }
+}
+
+TEST_CASE("king_neighbors of a corner and of the centre") {
+  CHECK(popcount(king_neighbors(bit(make_square(0, 0))) & kArea) == 3);
+  CHECK(popcount(king_neighbors(bit(make_square(4, 4))) & kArea) == 8);
+  CHECK(popcount(king_neighbors(bit(make_square(9, 9))) & kArea) == 3);
+}
