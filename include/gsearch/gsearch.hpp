@@ -6,3 +6,4 @@
 #include "gsearch/core/game.hpp"
 #include "gsearch/core/move_list.hpp"
 #include "gsearch/core/rng.hpp"
+#include "gsearch/core/tree_view.hpp"
