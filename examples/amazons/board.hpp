@@ -19,6 +19,10 @@
 
 #include "gsearch/detail/uint128.hpp"
 
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
 namespace amazons {
 
 using Bitboard = gsearch::detail::uint128;
@@ -66,17 +70,38 @@ inline Square lsb(Bitboard b) noexcept {
   return static_cast<Square>(lo ? std::countr_zero(lo)
                                 : 64 + std::countr_zero(static_cast<std::uint64_t>(b >> 64)));
 }
-// Index of the highest set bit; b != 0.
+// Index of the highest set bit; b != 0. Both halves are counted and one is picked, so the
+// compiler emits a conditional move instead of a branch on which half holds the bit.
 inline Square msb(Bitboard b) noexcept {
   const auto hi = static_cast<std::uint64_t>(b >> 64);
-  return static_cast<Square>(hi ? 127 - std::countl_zero(hi)
-                                : 63 - std::countl_zero(static_cast<std::uint64_t>(b)));
+  const int from_hi = 127 - std::countl_zero(hi);
+  const int from_lo = 63 - std::countl_zero(static_cast<std::uint64_t>(b));
+  return static_cast<Square>(hi ? from_hi : from_lo);
 }
 // Removes and returns the lowest set bit; b != 0.
 inline Square pop_lsb(Bitboard& b) noexcept {
   const Square s = lsb(b);
   b &= b - 1;
   return s;
+}
+
+// The index of the k-th lowest set bit of b (k counts from 0; k < popcount(b)). With BMI2,
+// one pdep deposits a single bit at the k-th set position.
+inline Square select_bit(Bitboard b, int k) noexcept {
+  auto word = static_cast<std::uint64_t>(b);
+  const int in_lo = std::popcount(word);
+  int base = 0;
+  if (k >= in_lo) {
+    word = static_cast<std::uint64_t>(b >> 64);
+    k -= in_lo;
+    base = 64;
+  }
+#if defined(__BMI2__)
+  return static_cast<Square>(base + std::countr_zero(_pdep_u64(std::uint64_t{1} << k, word)));
+#else
+  for (; k > 0; --k) word &= word - 1;
+  return static_cast<Square>(base + std::countr_zero(word));
+#endif
 }
 
 // The eight queen directions as bit offsets.
@@ -108,9 +133,13 @@ constexpr Bitboard king_neighbors(Bitboard b) noexcept {
 
 namespace detail {
 
-// rays[d][s]: the squares of the 10×10 area strictly beyond s in direction kDirections[d].
+// rays[d][s]: the squares of the 10×10 area strictly beyond s in direction kDirections[d];
+// above[i]: every bit above bit i (above[0] is all bits but bit 0);
+// king[s]: the squares of the 10×10 area one king step from s.
 struct RayTable {
   std::array<std::array<Bitboard, 128>, 8> rays{};
+  std::array<Bitboard, 128> above{};
+  std::array<Bitboard, 128> king{};
 };
 
 constexpr RayTable make_rays() {
@@ -126,6 +155,8 @@ constexpr RayTable make_rays() {
           ray |= bit(make_square(cc, rr));
         t.rays[d][make_square(c, r)] = ray;
       }
+  for (int i = 0; i < 127; ++i) t.above[i] = ~Bitboard{0} << (i + 1);
+  for (int i = 0; i < 128; ++i) t.king[i] = king_neighbors(bit(static_cast<Square>(i))) & kArea;
   return t;
 }
 
@@ -133,15 +164,18 @@ inline constexpr RayTable kRays = make_rays();
 
 }  // namespace detail
 
+// The squares of the 10×10 area one king step from square s (a table lookup).
+inline Bitboard king_moves(Square s) noexcept { return detail::kRays.king[s]; }
+
 // The squares a queen (or an arrow) on `s` reaches: along each of the eight lines, every
 // square up to, not including, the first occupied one. `occupied` must contain everything
 // that blocks: queens, arrows, and the squares of the 10×10 area outside the board.
 //
-// Directions 0..3 run towards higher bits, so the first blocker is the lowest set bit of
-// (ray & occupied) and the reachable part is the ray below it: ray & (blocker - 1), with a
-// sentinel at bit 127 when the ray is open. Directions 4..7 run towards lower bits: the
-// first blocker is the highest set bit, with a sentinel at bit 0.
-inline Bitboard queen_attacks(Square s, Bitboard occupied) noexcept {
+// Ray version, for any x86-64. Directions 0..3 run towards higher bits, so the first blocker
+// is the lowest set bit of (ray & occupied) and the reachable part is the ray below it:
+// ray & (blocker - 1), with a sentinel at bit 127 when the ray is open. Directions 4..7 run
+// towards lower bits: the first blocker is the highest set bit, with a sentinel at bit 0.
+inline Bitboard queen_attacks_rays(Square s, Bitboard occupied) noexcept {
   const auto& rays = detail::kRays.rays;
   Bitboard attacks = 0;
   for (int d = 0; d < 4; ++d) {
@@ -151,10 +185,122 @@ inline Bitboard queen_attacks(Square s, Bitboard occupied) noexcept {
   }
   for (int d = 4; d < 8; ++d) {
     const Bitboard ray = rays[d][s];
-    const Square first = msb((ray & occupied) | bit(0));
-    attacks |= ray & ~((bit(first) << 1) - 1);
+    attacks |= ray & detail::kRays.above[msb((ray & occupied) | bit(0))];
   }
   return attacks;
+}
+
+namespace detail {
+
+// Line tables for the BMI2 version. For square s and each of its four lines (rank, file,
+// diagonal, anti-diagonal): `relevant`, the line's squares that can block (the other
+// squares minus the two ends: whether an end is occupied changes nothing beyond it), and
+// `full`, all the other squares. attacks[offset + k] is, for the k-th occupancy of the
+// relevant squares (in pext order), the squares reached up to and including the first
+// blocker (chess-style), compressed in pext order of `full`; the caller removes occupied
+// squares afterwards. The 400 (square, line) pairs need 38,912 entries: 76 KiB.
+struct LineMasks {
+  std::uint64_t relevant_lo = 0, relevant_hi = 0, full_lo = 0, full_hi = 0;
+  std::uint32_t offset = 0;                         // first entry in LineTable::attacks
+  std::uint8_t relevant_shift = 0, full_shift = 0;  // popcounts of the low halves
+};
+inline constexpr std::size_t kLineEntries = 38912;
+struct LineTable {
+  std::array<std::array<LineMasks, 4>, 128> masks{};
+  std::array<std::uint16_t, kLineEntries> attacks{};
+};
+
+constexpr LineTable make_line_table() {
+  LineTable t;
+  constexpr int dc[4] = {1, 0, 1, -1}, dr[4] = {0, 1, 1, 1};  // rank, file, diagonal, anti
+  std::uint32_t next = 0;
+  for (int r = 0; r < kMaxSize; ++r)
+    for (int c = 0; c < kMaxSize; ++c) {
+      const Square s = make_square(c, r);
+      for (int line = 0; line < 4; ++line) {
+        // The line's other squares by signed distance k from s. Every line direction adds a
+        // positive offset (1, 11, 12 or 10) per step, so this is also increasing bit index:
+        // the order in which pext packs them.
+        int dist[kMaxSize] = {};
+        int n = 0;
+        for (int k = -(kMaxSize - 1); k < kMaxSize; ++k) {
+          const int cc = c + k * dc[line], rr = r + k * dr[line];
+          if (k != 0 && cc >= 0 && cc < kMaxSize && rr >= 0 && rr < kMaxSize) dist[n++] = k;
+        }
+        // The far end of each of the two rays (0 when a ray is empty: s is on the edge).
+        const int lo_end = n && dist[0] < 0 ? dist[0] : 0;
+        const int hi_end = n && dist[n - 1] > 0 ? dist[n - 1] : 0;
+        LineMasks& m = t.masks[s][line];
+        int relevant[kMaxSize] = {};  // positions (in the full list) of the relevant squares
+        int nrel = 0;
+        for (int i = 0; i < n; ++i) {
+          const Square sq = make_square(c + dist[i] * dc[line], r + dist[i] * dr[line]);
+          const std::uint64_t b = std::uint64_t{1} << (sq % 64);
+          (sq >= 64 ? m.full_hi : m.full_lo) |= b;
+          if (dist[i] != lo_end && dist[i] != hi_end) {
+            (sq >= 64 ? m.relevant_hi : m.relevant_lo) |= b;
+            relevant[nrel++] = i;
+          }
+        }
+        m.relevant_shift = static_cast<std::uint8_t>(std::popcount(m.relevant_lo));
+        m.full_shift = static_cast<std::uint8_t>(std::popcount(m.full_lo));
+        m.offset = next;
+        next += 1u << nrel;
+        if (next > kLineEntries) throw "line table too small";  // not a constant expression
+        for (std::uint32_t k = 0; k < (1u << nrel); ++k) {
+          bool blocked[kMaxSize] = {};
+          for (int j = 0; j < nrel; ++j) blocked[relevant[j]] = (k >> j) & 1;
+          std::uint16_t reach = 0;
+          // Walk away from s in both directions: positions above and below s's place.
+          int here = 0;
+          while (here < n && dist[here] < 0) ++here;
+          for (int i = here; i < n; ++i) {
+            reach |= static_cast<std::uint16_t>(1u << i);
+            if (blocked[i]) break;
+          }
+          for (int i = here - 1; i >= 0; --i) {
+            reach |= static_cast<std::uint16_t>(1u << i);
+            if (blocked[i]) break;
+          }
+          t.attacks[m.offset + k] = reach;
+        }
+      }
+    }
+  return t;
+}
+
+}  // namespace detail
+
+#if defined(__BMI2__)
+namespace detail {
+inline constexpr LineTable kLines = make_line_table();
+}  // namespace detail
+
+// BMI2 version: per line, pext gathers the blocking squares into a table index, the table
+// gives the reach, and pdep scatters it back. Four branch-free lookups instead of eight rays.
+inline Bitboard queen_attacks_bmi2(Square s, Bitboard occupied) noexcept {
+  const auto lo = static_cast<std::uint64_t>(occupied);
+  const auto hi = static_cast<std::uint64_t>(occupied >> 64);
+  const auto& masks = detail::kLines.masks[s];
+  std::uint64_t reach_lo = 0, reach_hi = 0;
+  for (int line = 0; line < 4; ++line) {
+    const detail::LineMasks& m = masks[line];
+    const std::uint64_t k =
+        _pext_u64(lo, m.relevant_lo) | (_pext_u64(hi, m.relevant_hi) << m.relevant_shift);
+    const std::uint64_t reach = detail::kLines.attacks[m.offset + k];
+    reach_lo |= _pdep_u64(reach, m.full_lo);
+    reach_hi |= _pdep_u64(reach >> m.full_shift, m.full_hi);
+  }
+  return ((Bitboard{reach_hi} << 64) | reach_lo) & ~occupied;
+}
+#endif
+
+inline Bitboard queen_attacks(Square s, Bitboard occupied) noexcept {
+#if defined(__BMI2__)
+  return queen_attacks_bmi2(s, occupied);
+#else
+  return queen_attacks_rays(s, occupied);
+#endif
 }
 
 namespace detail {

@@ -64,6 +64,10 @@ class DecisionPosition {
     return pos_.compute_hash() ^ pending_key();
   }
   [[nodiscard]] std::uint64_t count_moves() const noexcept;
+  // A decision drawn uniformly from this stage's legal decisions (not terminal).
+  [[nodiscard]] Move random_move(gsearch::Rng& rng) const noexcept;
+  // True after the queen or destination decision, before the arrow: the turn is unfinished.
+  [[nodiscard]] bool mid_turn() const noexcept { return stage_ != Stage::kQueen; }
   [[nodiscard]] std::string move_to_string(const Move& m) const;
   // Parses a decision for the current stage: "d1" (queen), "d1-d6" or "d6" (destination),
   // "d6/g9" or "g9" (arrow), and checks that it is legal here.
@@ -99,7 +103,7 @@ inline void DecisionPosition::legal_moves(gsearch::MoveList<Move, max_moves>& li
       const Bitboard free = pos_.empty();
       for (Bitboard qs = pos_.queens(pos_.to_move()); qs;) {
         const Square q = pop_lsb(qs);
-        if (king_neighbors(bit(q)) & free) list.push_back({Stage::kQueen, q, q});
+        if (king_moves(q) & free) list.push_back({Stage::kQueen, q, q});
       }
       break;
     }
@@ -116,9 +120,26 @@ inline std::uint64_t DecisionPosition::count_moves() const noexcept {
     return static_cast<std::uint64_t>(popcount(queen_attacks(pending_, pos_.occupied())));
   const Bitboard free = pos_.empty();
   std::uint64_t n = 0;
-  for (Bitboard qs = pos_.queens(pos_.to_move()); qs;)
-    n += (king_neighbors(bit(pop_lsb(qs))) & free) != 0;
+  for (Bitboard qs = pos_.queens(pos_.to_move()); qs;) n += (king_moves(pop_lsb(qs)) & free) != 0;
   return n;
+}
+
+inline DecisionPosition::Move DecisionPosition::random_move(gsearch::Rng& rng) const noexcept {
+  if (stage_ != Stage::kQueen) {
+    const Bitboard targets = queen_attacks(pending_, pos_.occupied());
+    const auto k = static_cast<int>(rng.below(static_cast<std::uint64_t>(popcount(targets))));
+    return {stage_, pending_, select_bit(targets, k)};
+  }
+  const Bitboard free = pos_.empty();
+  Square movable[kMaxQueens];
+  int n = 0;
+  for (Bitboard qs = pos_.queens(pos_.to_move()); qs;) {
+    const Square q = pop_lsb(qs);
+    if (king_moves(q) & free) movable[n++] = q;
+  }
+  GSEARCH_ASSERT(n > 0);
+  const Square q = movable[rng.below(static_cast<std::uint64_t>(n))];
+  return {Stage::kQueen, q, q};
 }
 
 inline void DecisionPosition::apply(const Move& m) noexcept {
@@ -203,5 +224,7 @@ static_assert(gsearch::UndoableGame<DecisionPosition>);
 static_assert(gsearch::CountableGame<DecisionPosition>);
 static_assert(gsearch::RehashableGame<DecisionPosition>);
 static_assert(gsearch::NotatedGame<DecisionPosition>);
+static_assert(gsearch::RandomMoveGame<DecisionPosition, gsearch::Rng>);
+static_assert(gsearch::TurnSplitGame<DecisionPosition>);
 
 }  // namespace amazons

@@ -98,9 +98,15 @@ class Position {
   static constexpr std::size_t max_moves = kMaxQueens * 35 * 35;
 
   // The standard 10×10 start: White a4 d1 g1 j4, Black a7 d10 g10 j7, White to move.
-  Position() : Position(from_fen(kStartFen)) {}
+  // (Parsed once; later constructions copy it.)
+  Position() : Position(start()) {}
 
   static constexpr std::string_view kStartFen = "3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1";
+
+  static const Position& start() {
+    static const Position position = from_fen(kStartFen);
+    return position;
+  }
 
   // Parses a FEN (see the header comment). Throws NotationError naming the problem.
   static Position from_fen(std::string_view fen);
@@ -128,6 +134,10 @@ class Position {
   // Number of legal moves, by bulk counting: for each queen, its destinations D and then
   // count_line_targets(D, empty squares with the queen lifted) arrows.
   [[nodiscard]] std::uint64_t count_moves() const noexcept;
+  // A legal move drawn uniformly from all whole moves (the position must not be terminal):
+  // a queen with probability proportional to its number of moves, then its destinations
+  // walked until the drawn index falls among one's arrows. No move list is built.
+  [[nodiscard]] Move random_move(gsearch::Rng& rng) const noexcept;
   [[nodiscard]] std::string move_to_string(const Move& m) const;
   // Parses "d1-d6/g9" or "d1d6,d6g9" and checks that the move is legal here.
   [[nodiscard]] Move parse_move(std::string_view text) const;
@@ -154,7 +164,10 @@ class Position {
   }
   // True when `p` has a complete turn: some queen of p has an empty neighbouring square.
   [[nodiscard]] bool can_move(Player p) const noexcept {
-    return (king_neighbors(queens_[p]) & empty()) != 0;
+    const Bitboard free = empty();
+    for (Bitboard qs = queens_[p]; qs;)
+      if (king_moves(pop_lsb(qs)) & free) return true;
+    return false;
   }
   // Why `m` is not legal here, or an empty string when it is.
   [[nodiscard]] std::string why_illegal(const Move& m) const;
@@ -222,6 +235,34 @@ inline std::uint64_t Position::count_moves() const noexcept {
     n += static_cast<std::uint64_t>(count_line_targets(queen_attacks(from, occ), free | bit(from)));
   }
   return n;
+}
+
+inline Move Position::random_move(gsearch::Rng& rng) const noexcept {
+  const Bitboard occ = occupied();
+  const Bitboard free = empty();
+  Square from[kMaxQueens];
+  Bitboard dests[kMaxQueens];
+  std::uint64_t counts[kMaxQueens];
+  int n = 0;
+  std::uint64_t total = 0;
+  for (Bitboard qs = queens_[side_]; qs; ++n) {
+    from[n] = pop_lsb(qs);
+    dests[n] = queen_attacks(from[n], occ);
+    counts[n] = static_cast<std::uint64_t>(count_line_targets(dests[n], free | bit(from[n])));
+    total += counts[n];
+  }
+  GSEARCH_ASSERT(total > 0);
+  std::uint64_t r = rng.below(total);
+  int q = 0;
+  while (r >= counts[q]) r -= counts[q++];
+  const Bitboard lifted = occ ^ bit(from[q]);
+  for (Bitboard ds = dests[q];;) {
+    const Square to = pop_lsb(ds);
+    const Bitboard arrows = queen_attacks(to, lifted);
+    const auto k = static_cast<std::uint64_t>(popcount(arrows));
+    if (r < k) return Move{from[q], to, select_bit(arrows, static_cast<int>(r))};
+    r -= k;
+  }
 }
 
 inline std::uint64_t Position::compute_hash() const noexcept {
@@ -477,5 +518,6 @@ static_assert(gsearch::UndoableGame<Position>);
 static_assert(gsearch::CountableGame<Position>);
 static_assert(gsearch::RehashableGame<Position>);
 static_assert(gsearch::NotatedGame<Position>);
+static_assert(gsearch::RandomMoveGame<Position, gsearch::Rng>);
 
 }  // namespace amazons

@@ -49,14 +49,16 @@ TEST_CASE("square layout: 11 bits per row, names and masks") {
   CHECK(b == bit(70));
 }
 
-TEST_CASE("queen_attacks equals coordinate stepping on random boards") {
+TEST_CASE("queen_attacks (both versions) equals coordinate stepping on random boards") {
   gsearch::Rng rng(11);
   for (int trial = 0; trial < 300; ++trial) {
     const Bitboard occ = random_occupancy(rng, trial % 10 / 10.0);
     for (int r = 0; r < 10; ++r)
       for (int c = 0; c < 10; ++c) {
         const auto blocked = [&](int cc, int rr) { return (occ & bit(make_square(cc, rr))) != 0; };
-        REQUIRE(queen_attacks(make_square(c, r), occ) == slow_attacks(c, r, blocked));
+        const Bitboard expected = slow_attacks(c, r, blocked);
+        REQUIRE(queen_attacks(make_square(c, r), occ) == expected);
+        REQUIRE(queen_attacks_rays(make_square(c, r), occ) == expected);
       }
   }
 }
@@ -80,7 +82,19 @@ TEST_CASE("queen_fill and count_line_targets agree with per-square attacks") {
   }
 }
 
-TEST_CASE("king_neighbors of a corner and of the centre") {
+TEST_CASE("select_bit finds the k-th set bit in either half") {
+  const Bitboard b = bit(3) | bit(60) | bit(64) | bit(100) | bit(127);
+  CHECK(select_bit(b, 0) == 3);
+  CHECK(select_bit(b, 1) == 60);
+  CHECK(select_bit(b, 2) == 64);
+  CHECK(select_bit(b, 3) == 100);
+  CHECK(select_bit(b, 4) == 127);
+}
+
+TEST_CASE("king_neighbors of a corner and of the centre, and the king_moves table") {
+  for (int r = 0; r < 10; ++r)
+    for (int c = 0; c < 10; ++c)
+      REQUIRE(king_moves(make_square(c, r)) == (king_neighbors(bit(make_square(c, r))) & kArea));
   CHECK(popcount(king_neighbors(bit(make_square(0, 0))) & kArea) == 3);
   CHECK(popcount(king_neighbors(bit(make_square(4, 4))) & kArea) == 8);
   CHECK(popcount(king_neighbors(bit(make_square(9, 9))) & kArea) == 3);

@@ -84,3 +84,15 @@ TEST_CASE("conformance: thousands of random games, single decisions") {
       {.games = 3000, .seed = 4});
   CHECK_MESSAGE(small.ok, small.failure);
 }
+
+TEST_CASE("random_move draws legal decisions at every stage") {
+  gsearch::Rng rng(8);
+  for (int game = 0; game < 20; ++game) {
+    DecisionPosition d{Position{}};
+    while (!d.is_terminal()) {
+      const auto m = d.random_move(rng);
+      REQUIRE(gsearch::is_legal(d, m));
+      d.apply(m);
+    }
+  }
+}

@@ -5,8 +5,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "amazons/reference_rules.hpp"
 #include "gsearch/testing/game_conformance.hpp"
@@ -205,4 +207,22 @@ TEST_CASE("bad and illegal moves: one line naming what is wrong") {
         std::string::npos);
   CHECK(message_of([&] { (void)small.parse_square("a6"); }).find("off the 5x5 board") !=
         std::string::npos);
+}
+
+TEST_CASE("random_move draws every whole move, uniformly") {
+  // 5x5 start: 260 whole moves; 200 draws each, so counts are Binomial(52000, 1/260) with
+  // sd ~14: a 6 sd band is safe for 260 counts.
+  gsearch::Rng rng(8);
+  const auto pos = amazons::Position::from_fen("1q1q1/q3q/5/Q3Q/1Q1Q1 w - - 0 1");
+  gsearch::MoveListOf<amazons::Position> moves;
+  pos.legal_moves(moves);
+  REQUIRE(moves.size() == 260);
+  std::vector<int> counts(moves.size(), 0);
+  for (int i = 0; i < 200 * 260; ++i) {
+    const auto m = pos.random_move(rng);
+    const auto it = std::find(moves.begin(), moves.end(), m);
+    REQUIRE(it != moves.end());
+    ++counts[static_cast<std::size_t>(it - moves.begin())];
+  }
+  for (int n : counts) CHECK(std::abs(n - 200) < 6 * 14);
 }

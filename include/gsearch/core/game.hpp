@@ -21,6 +21,9 @@
 //   evaluate()        a static value in [-1, 1] for the player to move (EvaluableGame);
 //   count_moves()     the number of legal moves, without listing them (CountableGame);
 //   compute_hash()    the hash recomputed from scratch, for checks (RehashableGame);
+//   random_move(rng)  a legal move drawn uniformly, without listing them (RandomMoveGame);
+//   mid_turn()        true between the decisions of a turn split into several
+//                     (TurnSplitGame; such games keep the player to move within a turn);
 //   move_to_string(m) / parse_move(text)  move notation (NotatedGame).
 #pragma once
 
@@ -98,6 +101,20 @@ concept RehashableGame = Game<G> && requires(const G& cg) {
   { cg.compute_hash() } -> std::convertible_to<std::uint64_t>;
 };
 
+// random_move(rng): one legal move, each with equal probability, for a non-terminal state;
+// usually much cheaper than listing all moves (random playouts use it).
+template <class G, class R>
+concept RandomMoveGame = Game<G> && requires(const G& cg, R& rng) {
+  { cg.random_move(rng) } -> std::same_as<typename G::Move>;
+};
+
+// mid_turn(): true when the player to move is in the middle of a turn made of several
+// decisions (Amazons' queen, destination, arrow). Playouts cut at turn boundaries only.
+template <class G>
+concept TurnSplitGame = Game<G> && requires(const G& cg) {
+  { cg.mid_turn() } -> std::convertible_to<bool>;
+};
+
 // Move text: move_to_string(m) for a legal move m; parse_move(text) returns the move the text
 // names in this state or throws std::invalid_argument with a one-line reason.
 template <class G>
@@ -116,6 +133,20 @@ template <Game G>
   for (const auto& x : list)
     if (x == m) return true;
   return false;
+}
+
+// A legal move drawn uniformly at random: random_move() when the game offers it, otherwise
+// by listing the legal moves. `state` must not be terminal.
+template <Game G, class R>
+[[nodiscard]] typename G::Move uniform_random_move(const G& state, R& rng) {
+  if constexpr (RandomMoveGame<G, R>) {
+    return state.random_move(rng);
+  } else {
+    MoveListOf<G> list;
+    state.legal_moves(list);
+    GSEARCH_ASSERT(!list.empty());
+    return list[rng.below(list.size())];
+  }
 }
 
 // Plays `m` on `state`; in builds with assertions, first checks that the game is not over and
