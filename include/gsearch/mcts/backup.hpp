@@ -1,0 +1,92 @@
+// gsearch/mcts/backup.hpp — backing values up the tree, and the paper's depth-normalising
+// update (eq. 10-12).
+//
+// A backup policy has one member,
+//     void backup(Tree<Move>& tree, NodeId leaf, double value, Player perspective)
+// where `value` in [-1, 1] is for `perspective`; each node on the path from `leaf` to the
+// root records it for its own mover (negated when the mover is the other player).
+//
+// DepthNormalizer is the paper's update mechanism (§4.2.1), a whole-tree pass over the
+// visited nodes that writes Tree::objective():
+//   start    obj(n) = (q(n) + 1) / 2, the node's value for its mover in [0, 1];
+//   Pass I   bottom-up, for each internal node, v̄(n) = mean of obj(c) over its visited
+//            children (eq. 10), then obj(n) += v̄(n) at even depth and obj(n) += 2^(-v̄(n))
+//            at odd depth (eq. 11; the root has depth 0);
+//   Pass II  obj(n) /= (H_max + 1 - depth(n)) (eq. 12), H_max the deepest visited node.
+// With node values in [0, 1] every objective ends in [0, 1]: below depth d at most
+// H_max - d terms of at most 1 were added, and the divisor is H_max + 1 - d.
+// A search runs it every Params::normalize_every iterations and/or at the end; SGGA and
+// GAT-AE read the objectives through TreeViewOf.
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include "gsearch/mcts/tree.hpp"
+
+namespace gsearch::mcts {
+
+struct MeanBackup {
+  template <MoveType Move>
+  void backup(Tree<Move>& tree, NodeId leaf, double value, Player perspective) const {
+    for (NodeId n = leaf; n != kNoNode; n = tree[n].parent) {
+      auto& node = tree[n];
+      ++node.visits;
+      const double v = node.mover == perspective ? value : -value;
+      node.q += static_cast<float>((v - node.q) / node.visits);
+    }
+  }
+};
+
+// The depth-normalising pass, with its buffers kept between runs.
+class DepthNormalizer {
+ public:
+  template <MoveType Move>
+  void run(Tree<Move>& tree) {
+    const std::size_t n = tree.size();
+    auto& obj = tree.objective();
+    obj.assign(n, 0.0f);
+    depth_.assign(n, 0);
+    sum_.assign(n, 0.0);
+    count_.assign(n, 0);
+    int h_max = 0;
+    for (NodeId i = 0; i < n; ++i) {
+      if (!tree[i].visited() && i != 0) continue;
+      if (i != 0) depth_[i] = depth_[tree[i].parent] + 1;
+      if (depth_[i] > h_max) h_max = depth_[i];
+      obj[i] = (tree[i].q + 1.0f) / 2.0f;
+    }
+    // Pass I: children have larger ids than their parent, so descending ids is bottom-up.
+    for (NodeId i = static_cast<NodeId>(n); i-- > 0;) {
+      if (!tree[i].visited() && i != 0) continue;
+      if (count_[i] > 0) {
+        const double mean = sum_[i] / count_[i];                                     // eq. 10
+        obj[i] += static_cast<float>(depth_[i] % 2 == 0 ? mean : std::exp2(-mean));  // eq. 11
+      }
+      if (i != 0) {
+        sum_[tree[i].parent] += obj[i];
+        ++count_[tree[i].parent];
+      }
+    }
+    // Pass II (eq. 12).
+    for (NodeId i = 0; i < n; ++i) obj[i] /= static_cast<float>(h_max + 1 - depth_[i]);
+  }
+
+ private:
+  std::vector<int> depth_;
+  std::vector<double> sum_;
+  std::vector<int> count_;
+};
+
+// One depth-normalising pass over `tree` (see DepthNormalizer).
+template <MoveType Move>
+void depth_normalize(Tree<Move>& tree) {
+  DepthNormalizer().run(tree);
+}
+
+template <class B, class Move>
+concept BackupPolicy = requires(const B& b, Tree<Move>& tree, NodeId n, double v, Player p) {
+  { b.backup(tree, n, v, p) } -> std::same_as<void>;
+};
+
+}  // namespace gsearch::mcts

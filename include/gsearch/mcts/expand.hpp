@@ -1,0 +1,133 @@
+// gsearch/mcts/expand.hpp — expansion policies: which children a node gets, in which order,
+// and how many of them selection may consider.
+//
+// An expansion policy has three members:
+//   children(state, moves, priors)   fills `moves` with the node's children in the order
+//                                    selection should prefer them, and `priors` (one per
+//                                    move, float) with their priors;
+//   open(visits, n)                  how many of the n children selection may consider at a
+//                                    node with `visits` visits (progressive widening);
+//   expand_threshold()               visits a leaf needs before it is expanded.
+//
+// Expansion<Prior, Filter> covers the classic variants with one mechanism:
+//   - all children (the default, ExpandAll);
+//   - a user candidate filter that removes moves (e.g. Gomoku's local window);
+//   - priors from a user function, children sorted by prior (best first);
+//   - forward pruning: only the top_k children by prior are kept (INVADERMC keeps ~400);
+//   - progressive widening: widen_initial children open at first, widen_step more every
+//     widen_every visits (INVADERMC: 5, +5 per 1000 visits);
+//   - an expansion threshold (INVADERMC expands a leaf after ~40 visits).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <numeric>
+
+#include "gsearch/core/game.hpp"
+
+namespace gsearch::mcts {
+
+// Marker types: no prior (all priors 0, generation order kept), no filter.
+struct NoPrior {};
+struct NoFilter {};
+
+// Adapts a per-move prior f(state, move) -> float to the bulk form Expansion calls.
+template <class F>
+struct PerMovePrior {
+  F f;
+  template <Game G>
+  void operator()(const G& state, const MoveListOf<G>& moves, float* priors) const {
+    for (std::size_t i = 0; i < moves.size(); ++i)
+      priors[i] = static_cast<float>(f(state, moves[i]));
+  }
+};
+template <class F>
+PerMovePrior(F) -> PerMovePrior<F>;
+
+template <class Prior = NoPrior, class Filter = NoFilter>
+struct Expansion {
+  // prior(state, moves, priors): writes one prior per move (bulk, so a network can batch).
+  Prior prior{};
+  // filter(state, moves): removes moves in place. If it removes every move, the unfiltered
+  // list is used (a non-terminal node must have a child).
+  Filter filter{};
+  std::uint32_t top_k = 0;           // keep only the best top_k children by prior (0 = all)
+  std::uint32_t widen_initial = 0;   // progressive widening: children open at first (0 = off)
+  std::uint32_t widen_step = 5;      // ... and this many more
+  std::uint32_t widen_every = 1000;  // ... every this many visits
+  std::uint32_t threshold = 1;       // visits before a leaf is expanded (>= 1)
+
+  [[nodiscard]] std::uint32_t expand_threshold() const noexcept { return threshold; }
+
+  [[nodiscard]] std::uint32_t open(std::uint32_t visits, std::uint32_t n) const noexcept {
+    if (widen_initial == 0) return n;
+    const std::uint64_t k =
+        widen_initial + std::uint64_t{widen_step} * (visits / (widen_every ? widen_every : 1));
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(k, n));
+  }
+
+  template <Game G>
+  void children(const G& state, MoveListOf<G>& moves, float* priors) const {
+    state.legal_moves(moves);
+    if constexpr (!std::is_same_v<Filter, NoFilter>) {
+      if (!moves.empty()) {
+        MoveListOf<G> all = moves;
+        filter(state, moves);
+        if (moves.empty()) moves = all;
+      }
+    }
+    if constexpr (std::is_same_v<Prior, NoPrior>) {
+      std::fill(priors, priors + moves.size(), 0.0f);
+      if (top_k && moves.size() > top_k) moves.truncate(top_k);
+    } else {
+      prior(state, static_cast<const MoveListOf<G>&>(moves), priors);
+      sort_by_prior(moves, priors);
+    }
+  }
+
+ private:
+  // Sorts moves and priors together, best prior first (ties: generation order), keeping the
+  // top_k. No allocation: the permutation lives on the stack.
+  template <class List>
+  void sort_by_prior(List& moves, float* priors) const {
+    const std::size_t n = std::min(moves.size(), List::capacity());  // (tells the compiler)
+    std::array<std::uint16_t, List::capacity()> order;
+    std::iota(order.begin(), order.begin() + n, std::uint16_t{0});
+    const std::size_t keep = top_k && n > top_k ? top_k : n;
+    const auto better = [&](std::uint16_t a, std::uint16_t b) {
+      return priors[a] > priors[b] || (priors[a] == priors[b] && a < b);
+    };
+    if (keep < n)
+      std::partial_sort(order.begin(), order.begin() + keep, order.begin() + n, better);
+    else
+  #if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Warray-bounds"  // GCC 12 misreads std::sort on small arrays
+#endif
+    std::sort(order.begin(), order.begin() + n, better);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+    List sorted;
+    std::array<float, List::capacity()> sorted_priors;
+    for (std::size_t i = 0; i < keep; ++i) {
+      sorted.push_back(moves[order[i]]);
+      sorted_priors[i] = priors[order[i]];
+    }
+    moves = sorted;
+    std::copy(sorted_priors.begin(), sorted_priors.begin() + keep, priors);
+  }
+};
+
+using ExpandAll = Expansion<>;
+
+template <class E, class G>
+concept ExpansionPolicy = Game<G> &&
+    requires(const E& e, const G& state, MoveListOf<G>& moves, float* priors, std::uint32_t k) {
+  { e.children(state, moves, priors) } -> std::same_as<void>;
+  { e.open(k, k) } -> std::convertible_to<std::uint32_t>;
+  { e.expand_threshold() } -> std::convertible_to<std::uint32_t>;
+};
+
+}  // namespace gsearch::mcts

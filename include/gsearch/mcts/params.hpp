@@ -1,0 +1,36 @@
+// gsearch/mcts/params.hpp — every knob of the MCTS driver in one plain struct.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace gsearch::mcts {
+
+// How the search's move is chosen from the root's children once the budget is spent.
+enum class FinalChoice : std::uint8_t {
+  kMostVisits,  // the most visited child (ties: higher value, then generation order)
+  kBestValue,   // the child with the highest mean value among visited children
+};
+
+struct Params {
+  std::uint64_t seed = 0;  // seeds every random choice of the search
+  FinalChoice final_choice = FinalChoice::kMostVisits;
+  // Run the depth-normalising pass (backup.hpp, paper eq. 10-12) every this many iterations
+  // during the search; 0 = never during the search.
+  std::uint32_t normalize_every = 0;
+  bool normalize_at_end = false;  // run the pass once more when a search ends
+  bool reuse_tree = true;         // advance() keeps the played child's subtree
+  std::size_t reserve_nodes = 0;  // node slots to reserve up front (0 = grow on demand)
+  // Never let the arena exceed this many node slots: a leaf that would push it over is
+  // evaluated without being expanded (0 = no cap). A guard for long timed searches.
+  std::size_t max_nodes = 0;
+};
+
+// What one call of Search::run() did.
+struct SearchStats {
+  std::uint64_t iterations = 0;   // selection-to-backup passes
+  std::uint64_t nodes_added = 0;  // nodes visited for the first time (the paper's N)
+  double seconds = 0.0;
+};
+
+}  // namespace gsearch::mcts

@@ -1,0 +1,177 @@
+// gsearch/mcts/tree.hpp — the MCTS tree: nodes in one contiguous arena.
+//
+// Nodes live in one std::vector and refer to each other by index (NodeId), never by pointer,
+// so the tree can grow, be copied, and be handed to later stages as a TreeView. The children
+// of a node are one contiguous range [first_child, first_child + num_children): expansion
+// appends all of a node's children at once (as "slots": a move and a prior, not yet visited),
+// and a child joins the search tree proper when an iteration first visits it. Once the
+// vector has grown to its working size (or after reserve()), an iteration allocates nothing.
+//
+// Values. A node's q is the mean of the values backed up through it, in [-1, 1], from the
+// point of view of the node's `mover` — the player who chose the move leading to it (the
+// player to move at the parent). Selection at a parent maximises its children's q, whatever
+// the pattern of players: values are never negated blindly, they are read for the right
+// player. This is what lets the Amazons decision model (one player, three plies) work
+// unchanged.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <ranges>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "gsearch/core/assert.hpp"
+#include "gsearch/core/game.hpp"
+#include "gsearch/core/tree_view.hpp"
+
+namespace gsearch::mcts {
+
+template <MoveType Move>
+struct Node {
+  // Set when the node is created (as a slot of its parent's expansion)---
+  float prior = 0.0f;       // ordering/selection prior of the move (0 when none)
+  NodeId parent = kNoNode;  // kNoNode for the root
+  Move move{};              // the move from the parent (unused for the root)
+  std::uint8_t mover = 0;   // the player who chose `move` (player to move at the parent)
+  // Set when the node is expanded---
+  std::uint8_t expanded = 0;       // 1 once its children slots exist (maybe zero of them)
+  std::uint16_t num_children = 0;  // child slots: [first_child, first_child + num_children)
+  NodeId first_child = kNoNode;
+  // Updated by every iteration through the node---
+  std::uint32_t visits = 0;  // iterations that went through this node (0 = an unvisited slot)
+  float q = 0.0f;            // mean backed-up value for `mover`, in [-1, 1]
+
+  [[nodiscard]] bool visited() const noexcept { return visits != 0; }
+};
+
+template <MoveType Move>
+class Tree {
+ public:
+  using NodeType = Node<Move>;
+
+  Tree() { clear(); }
+
+  // Back to a lone root, keeping the capacity.
+  void clear() {
+    nodes_.clear();
+    nodes_.emplace_back();
+    objective_.clear();
+  }
+  void reserve(std::size_t n) { nodes_.reserve(n); }
+
+  [[nodiscard]] std::size_t size() const noexcept { return nodes_.size(); }
+  [[nodiscard]] std::size_t capacity() const noexcept { return nodes_.capacity(); }
+  [[nodiscard]] NodeType& operator[](NodeId n) noexcept { return nodes_[n]; }
+  [[nodiscard]] const NodeType& operator[](NodeId n) const noexcept { return nodes_[n]; }
+  [[nodiscard]] const NodeType& root() const noexcept { return nodes_[0]; }
+
+  // The ids of n's child slots, visited or not.
+  [[nodiscard]] auto children(NodeId n) const noexcept {
+    const NodeType& node = nodes_[n];
+    const NodeId first = node.num_children ? node.first_child : 0;
+    return std::views::iota(first, first + node.num_children);
+  }
+
+  // Appends `count` child slots to `n` and returns the first id. `n` must not have any.
+  NodeId add_children(NodeId n, std::size_t count, std::uint8_t mover) {
+    GSEARCH_ASSERT(!nodes_[n].expanded);
+    GSEARCH_ASSERT(count <= 0xffff);
+    const auto first = static_cast<NodeId>(nodes_.size());
+    nodes_.resize(nodes_.size() + count);
+    for (std::size_t i = 0; i < count; ++i) {
+      NodeType& c = nodes_[first + i];
+      c.parent = n;
+      c.mover = mover;
+    }
+    NodeType& node = nodes_[n];  // after resize: the reference may have moved
+    node.expanded = 1;
+    node.first_child = first;
+    node.num_children = static_cast<std::uint16_t>(count);
+    return first;
+  }
+
+  // Number of nodes visited at least once (the search tree proper, the paper's N + 1 root).
+  [[nodiscard]] std::size_t visited_count() const noexcept {
+    std::size_t n = 0;
+    for (const auto& node : nodes_) n += node.visited();
+    return n;
+  }
+
+  // Makes the subtree below `new_root` the whole tree (tree reuse between moves). Nodes are
+  // copied breadth-first into `scratch`, whose storage is then swapped in, so a search that
+  // keeps its tree allocates nothing once both buffers are warm.
+  void reroot(NodeId new_root, std::vector<NodeType>& scratch) {
+    scratch.clear();
+    scratch.push_back(nodes_[new_root]);
+    scratch[0].parent = kNoNode;
+    for (std::size_t i = 0; i < scratch.size(); ++i) {
+      const NodeType old = scratch[i];
+      if (!old.num_children) continue;
+      const auto first = static_cast<NodeId>(scratch.size());
+      for (NodeId c = old.first_child; c < old.first_child + old.num_children; ++c) {
+        scratch.push_back(nodes_[c]);
+        scratch.back().parent = static_cast<NodeId>(i);
+      }
+      scratch[i].first_child = first;
+    }
+    nodes_.swap(scratch);
+    objective_.clear();
+  }
+
+  // The objective values written by a whole-tree pass (backup.hpp: depth_normalize), or empty.
+  [[nodiscard]] std::vector<float>& objective() noexcept { return objective_; }
+  [[nodiscard]] const std::vector<float>& objective() const noexcept { return objective_; }
+
+ private:
+  std::vector<NodeType> nodes_;
+  std::vector<float> objective_;
+};
+
+// A read-only TreeView (core/tree_view.hpp) of the visited part of a tree, for SGGA, GAT-AE
+// and the depth-normalising pass. It numbers the visited nodes 0..size()-1 breadth-first
+// (the root is 0) and keeps, for each, its id in the tree (tree_id). objective(n) is the
+// depth-normalised objective when the tree has one (backup.hpp), else q mapped to [0, 1]
+// ((q + 1) / 2: the mover's expected score). Built in one pass, O(visited nodes).
+template <MoveType Move>
+class TreeViewOf {
+ public:
+  explicit TreeViewOf(const Tree<Move>& tree) : tree_(&tree) {
+    tree_id_.push_back(0);
+    parent_.push_back(kNoNode);
+    depth_.push_back(0);
+    for (NodeId v = 0; v < tree_id_.size(); ++v) {
+      offsets_.push_back(static_cast<NodeId>(children_.size()));
+      for (NodeId c : tree.children(tree_id_[v])) {
+        if (!tree[c].visited()) continue;
+        children_.push_back(static_cast<NodeId>(tree_id_.size()));
+        tree_id_.push_back(c);
+        parent_.push_back(v);
+        depth_.push_back(depth_[v] + 1);
+      }
+    }
+    offsets_.push_back(static_cast<NodeId>(children_.size()));
+  }
+  [[nodiscard]] std::size_t size() const noexcept { return tree_id_.size(); }
+  [[nodiscard]] NodeId parent(NodeId n) const noexcept { return parent_[n]; }
+  [[nodiscard]] std::span<const NodeId> children(NodeId n) const noexcept {
+    return {children_.data() + offsets_[n], children_.data() + offsets_[n + 1]};
+  }
+  [[nodiscard]] int depth(NodeId n) const noexcept { return depth_[n]; }
+  [[nodiscard]] double objective(NodeId n) const noexcept {
+    const auto& obj = tree_->objective();
+    const NodeId t = tree_id_[n];
+    return obj.empty() ? ((*tree_)[t].q + 1.0) / 2.0 : obj[t];
+  }
+  // The node's id in the tree, e.g. to read its move: view.tree()[view.tree_id(n)].move.
+  [[nodiscard]] NodeId tree_id(NodeId n) const noexcept { return tree_id_[n]; }
+  [[nodiscard]] const Tree<Move>& tree() const noexcept { return *tree_; }
+
+ private:
+  const Tree<Move>* tree_;
+  std::vector<NodeId> tree_id_, parent_, offsets_, children_;
+  std::vector<int> depth_;
+};
+
+}  // namespace gsearch::mcts

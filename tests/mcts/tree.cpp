@@ -1,0 +1,68 @@
+#include "gsearch/mcts/tree.hpp"
+
+#include <doctest/doctest.h>
+
+#include <vector>
+
+using gsearch::kNoNode;
+using gsearch::NodeId;
+using Tree = gsearch::mcts::Tree<int>;
+
+static_assert(sizeof(gsearch::mcts::Node<int>) <= 32, "a node must fit in 32 bytes");
+static_assert(gsearch::TreeView<gsearch::mcts::TreeViewOf<int>>);
+
+namespace {
+// root -> {1, 2, 3}; 1 -> {4, 5}; visited: 0, 1, 3, 4.
+Tree small_tree() {
+  Tree t;
+  const NodeId first = t.add_children(0, 3, 0);
+  CHECK(first == 1);
+  t.add_children(1, 2, 1);
+  for (NodeId n = 0; n < t.size(); ++n) t[n].move = static_cast<int>(n * 10);
+  for (NodeId n : {0u, 1u, 3u, 4u}) t[n].visits = 1;
+  t[4].q = 0.5f;
+  return t;
+}
+}  // namespace
+
+TEST_CASE("children are one contiguous range of slots") {
+  const Tree t = small_tree();
+  CHECK(t.size() == 6);
+  std::vector<NodeId> kids;
+  for (NodeId c : t.children(0)) kids.push_back(c);
+  CHECK(kids == std::vector<NodeId>{1, 2, 3});
+  CHECK(t[4].parent == 1);
+  CHECK(t[1].mover == 0);
+  CHECK(t[4].mover == 1);
+  CHECK(t.children(2).empty());
+  CHECK(t.visited_count() == 4);
+}
+
+TEST_CASE("reroot keeps the subtree, breadth-first, with a parentless root") {
+  Tree t = small_tree();
+  std::vector<gsearch::mcts::Node<int>> scratch;
+  t.reroot(1, scratch);
+  CHECK(t.size() == 3);
+  CHECK(t[0].move == 10);
+  CHECK(t[0].parent == kNoNode);
+  CHECK(t[1].move == 40);
+  CHECK(t[2].move == 50);
+  CHECK(t[1].parent == 0);
+  CHECK(t[1].q == 0.5f);
+}
+
+TEST_CASE("TreeViewOf sees the visited nodes only, numbered breadth-first") {
+  const Tree t = small_tree();
+  const gsearch::mcts::TreeViewOf<int> view(t);
+  CHECK(view.size() == 4);
+  CHECK(view.tree_id(0) == 0);
+  CHECK(view.tree_id(1) == 1);
+  CHECK(view.tree_id(2) == 3);
+  CHECK(view.tree_id(3) == 4);
+  CHECK(view.parent(3) == 1);
+  CHECK(view.depth(3) == 2);
+  CHECK(view.children(0).size() == 2);
+  CHECK(view.children(1).size() == 1);
+  CHECK(view.objective(3) == doctest::Approx(0.75));  // (q + 1) / 2
+  CHECK(gsearch::max_depth(view) == 2);
+}
