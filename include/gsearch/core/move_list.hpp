@@ -5,8 +5,10 @@
 // proves to be an upper bound on its number of legal moves (see Game::max_moves).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include "gsearch/core/assert.hpp"
@@ -62,5 +64,37 @@ class MoveList {
   std::array<Move, Capacity> moves_;
   std::size_t size_ = 0;
 };
+
+// Sorts list[from..] by key, highest first, ties in their current order (so the sort is
+// deterministic); keys[i] belongs to list[i] and is permuted with it. No allocation.
+template <class Move, std::size_t Capacity, class Key>
+void sort_by_key_descending(MoveList<Move, Capacity>& list, Key* keys, std::size_t from = 0) {
+  const std::size_t n = std::min(list.size(), Capacity);  // (the min informs the compiler)
+  if (n <= from + 1) return;
+  std::array<std::uint16_t, Capacity> order;
+  static_assert(Capacity <= 65536);
+  for (std::size_t i = from; i < n; ++i) order[i] = static_cast<std::uint16_t>(i);
+  const auto better = [&](std::uint16_t a, std::uint16_t b) {
+    return keys[a] > keys[b] || (keys[a] == keys[b] && a < b);
+  };
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Warray-bounds"  // GCC 12 misreads std::sort on small arrays
+#endif
+  std::sort(order.begin() + from, order.begin() + n, better);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+  std::array<Move, Capacity> moves;
+  std::array<Key, Capacity> sorted_keys;
+  for (std::size_t i = from; i < n; ++i) {
+    moves[i] = list[order[i]];
+    sorted_keys[i] = keys[order[i]];
+  }
+  for (std::size_t i = from; i < n; ++i) {
+    list[i] = moves[i];
+    keys[i] = sorted_keys[i];
+  }
+}
 
 }  // namespace gsearch

@@ -20,9 +20,7 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
-#include <numeric>
 
 #include "gsearch/core/game.hpp"
 
@@ -82,41 +80,9 @@ struct Expansion {
       if (top_k && moves.size() > top_k) moves.truncate(top_k);
     } else {
       prior(state, static_cast<const MoveListOf<G>&>(moves), priors);
-      sort_by_prior(moves, priors);
+      sort_by_key_descending(moves, priors);
+      if (top_k && moves.size() > top_k) moves.truncate(top_k);
     }
-  }
-
- private:
-  // Sorts moves and priors together, best prior first (ties: generation order), keeping the
-  // top_k. No allocation: the permutation lives on the stack.
-  template <class List>
-  void sort_by_prior(List& moves, float* priors) const {
-    const std::size_t n = std::min(moves.size(), List::capacity());  // (tells the compiler)
-    std::array<std::uint16_t, List::capacity()> order;
-    std::iota(order.begin(), order.begin() + n, std::uint16_t{0});
-    const std::size_t keep = top_k && n > top_k ? top_k : n;
-    const auto better = [&](std::uint16_t a, std::uint16_t b) {
-      return priors[a] > priors[b] || (priors[a] == priors[b] && a < b);
-    };
-    if (keep < n)
-      std::partial_sort(order.begin(), order.begin() + keep, order.begin() + n, better);
-    else
-  #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Warray-bounds"  // GCC 12 misreads std::sort on small arrays
-#endif
-    std::sort(order.begin(), order.begin() + n, better);
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-    List sorted;
-    std::array<float, List::capacity()> sorted_priors;
-    for (std::size_t i = 0; i < keep; ++i) {
-      sorted.push_back(moves[order[i]]);
-      sorted_priors[i] = priors[order[i]];
-    }
-    moves = sorted;
-    std::copy(sorted_priors.begin(), sorted_priors.begin() + keep, priors);
   }
 };
 
