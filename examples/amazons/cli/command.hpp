@@ -48,7 +48,9 @@ struct PositionOptions {
   }
 };
 
-// Subcommand registration; each returns the subcommand and sets its callback.
-void add_rules_commands(CLI::App& app);
+// Subcommand registration: each adds its subcommands with their callbacks.
+void add_rules_commands(CLI::App& app);  // perft, show, legal
+void add_match_commands(CLI::App& app);  // agents, match, replay
+void add_play_commands(CLI::App& app);   // play, analyze, engine
 
 }  // namespace amazons::cli

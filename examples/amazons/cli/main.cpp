@@ -3,11 +3,18 @@
 //   amazons perft [--fen FEN] [--moves ...] --depth D [--decisions] [--divide]
 //   amazons show  [--fen FEN] [--moves ...] [--ascii | --unicode]
 //   amazons legal [--fen FEN] [--moves ...] [--decisions]
+//   amazons agents
+//   amazons match A B [--games G] [--threads T] [--seed S] [--json FILE] [--records FILE]
+//   amazons replay FILE
+//   amazons play [--agent SPEC] [--colour white|black]
+//   amazons analyze [--fen FEN] [--moves ...] [--agent SPEC]
+//   amazons engine [--agent SPEC]
 //
 // Errors are one line on stderr, "amazons: error: ...". Exit codes: 0 success, 1 failure,
 // 2 bad input.
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
 #include <string>
 
 #include "cli/command.hpp"
@@ -36,12 +43,14 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough(false);
   add_rules_commands(app);
+  add_match_commands(app);
+  add_play_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     return fail(kExitBadInput, std::string(e.what()) + " (see amazons --help)");
-  } catch (const amazons::NotationError& e) {
+  } catch (const std::invalid_argument& e) {  // NotationError, SpecError
     return fail(kExitBadInput, e.what());
   } catch (const BadInput& e) {
     return fail(kExitBadInput, e.what());

@@ -1,0 +1,523 @@
+// amazons/agents.cpp — the classic Amazons players: random, greedy, alpha-beta, plain UCT,
+// and INVADERMC-style MCTS (Lorentz, "Amazons discover Monte-Carlo", CG 2008).
+#include "amazons/agents.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include "amazons/decision.hpp"
+#include "amazons/eval.hpp"
+#include "gsearch/alphabeta/alphabeta.hpp"
+#include "gsearch/mcts/mcts.hpp"
+
+namespace amazons {
+namespace {
+
+namespace mcts = gsearch::mcts;
+namespace ab = gsearch::alphabeta;
+
+// ---------------------------------------------------------------------------------------
+// Specs: "name:key=value,key=value"
+
+struct ParamDef {
+  std::string name;
+  std::string fallback;  // default value, as text
+  std::string help;
+  std::vector<std::string> choices;  // for enumerations; empty for numbers
+  double min = 0, max = 0;           // for numbers
+};
+
+class Values {
+ public:
+  explicit Values(std::map<std::string, std::string> v) : v_(std::move(v)) {}
+  [[nodiscard]] double number(const std::string& k) const { return std::stod(v_.at(k)); }
+  [[nodiscard]] std::uint64_t count(const std::string& k) const {
+    return static_cast<std::uint64_t>(number(k));
+  }
+  [[nodiscard]] const std::string& text(const std::string& k) const { return v_.at(k); }
+
+ private:
+  std::map<std::string, std::string> v_;
+};
+
+struct AgentDef {
+  std::string name;
+  std::string help;
+  std::vector<ParamDef> params;
+  std::function<std::unique_ptr<Agent>(const Values&, const std::string& canonical)> make;
+};
+
+// Budget from the common parameters: iters (or nodes) and ms; 0 = absent.
+gsearch::Budget budget_of(const Values& v, bool nodes) {
+  gsearch::Budget b;
+  (nodes ? b.nodes : b.iterations) = v.count(nodes ? "nodes" : "iters");
+  b.seconds = v.number("ms") / 1000.0;
+  return b;
+}
+
+// The player's own move number in the game (1 for each player's first move).
+int own_move_number(const Position& pos) { return pos.turns_played() / 2 + 1; }
+
+// ---------------------------------------------------------------------------------------
+// random, greedy
+
+class RandomAgent final : public Agent {
+ public:
+  explicit RandomAgent(std::string name) : name_(std::move(name)) {}
+  std::string name() const override { return name_; }
+  void reset(std::uint64_t seed) override { rng_.reseed(seed); }
+  Move choose(const Position& pos, const std::optional<gsearch::Budget>&) override {
+    const Move m = pos.random_move(rng_);
+    info_ = SearchInfo{};
+    info_.pv = {m};
+    return m;
+  }
+
+ private:
+  std::string name_;
+  gsearch::Rng rng_;
+};
+
+// One ply: every move's resulting position is evaluated; the best for the mover wins (a move
+// that leaves the opponent without a move wins outright). Ties are broken at random.
+class GreedyAgent final : public Agent {
+ public:
+  explicit GreedyAgent(std::string name) : name_(std::move(name)) {}
+  std::string name() const override { return name_; }
+  void reset(std::uint64_t seed) override { rng_.reseed(seed); }
+  Move choose(const Position& pos, const std::optional<gsearch::Budget>&) override {
+    gsearch::Stopwatch watch;
+    gsearch::MoveListOf<Position> moves;
+    pos.legal_moves(moves);
+    double best = -std::numeric_limits<double>::infinity();
+    Move choice = moves[0];
+    int ties = 0;
+    for (const Move& m : moves) {
+      Position child = pos;
+      child.apply(m);
+      const double v = child.is_terminal() ? 2.0 : -eval_(child);
+      if (v > best) {
+        best = v, choice = m, ties = 1;
+      } else if (v == best && rng_.below(static_cast<std::uint64_t>(++ties)) == 0) {
+        choice = m;
+      }
+    }
+    info_ = SearchInfo{};
+    info_.pv = {choice};
+    info_.value = std::min(best, 1.0);
+    info_.iterations = moves.size();
+    info_.seconds = watch.seconds();
+    return choice;
+  }
+
+ private:
+  std::string name_;
+  gsearch::Rng rng_;
+  LieberumEvaluator eval_;
+};
+
+// ---------------------------------------------------------------------------------------
+// alpha-beta
+
+struct LieberumRef {
+  LieberumEvaluator eval;
+  double operator()(const Position& p) const { return eval(p); }
+  double operator()(const DecisionPosition& d) const {
+    // Between the decisions of a turn the mover is still to move; the position is scored as
+    // it stands (queen moved, arrow not yet shot).
+    return eval(d.position());
+  }
+};
+
+SearchInfo alpha_beta_info(const ab::Result<Move>& r) {
+  SearchInfo info;
+  info.pv = r.pv;
+  info.value = std::clamp(r.score / 10000.0, -1.0, 1.0);
+  info.iterations = r.nodes;
+  info.depth = r.depth;
+  info.seconds = r.seconds;
+  if (r.proven_win || r.proven_loss) info.details = r.proven_win ? "proven win\n" : "proven loss\n";
+  return info;
+}
+
+class AlphaBetaAgent final : public Agent {
+ public:
+  AlphaBetaAgent(std::string name, int depth, gsearch::Budget budget, std::size_t tt_mb)
+      : name_(std::move(name)),
+        budget_(budget),
+        search_({.max_depth = depth, .tt_megabytes = tt_mb}) {}
+  std::string name() const override { return name_; }
+  void reset(std::uint64_t) override { search_.clear(); }
+  Move choose(const Position& pos, const std::optional<gsearch::Budget>& budget) override {
+    const auto r = search_.search(pos, budget.value_or(budget_));
+    info_ = alpha_beta_info(r);
+    return r.best;
+  }
+
+ private:
+  std::string name_;
+  gsearch::Budget budget_;
+  ab::AlphaBeta<Position, LieberumRef> search_;
+};
+
+// ---------------------------------------------------------------------------------------
+// MCTS helpers
+
+template <class Search>
+std::string root_table(const Search& search) {
+  std::ostringstream out;
+  int shown = 0;
+  for (const auto& c : search.root_children()) {
+    if (shown++ == 8) break;
+    out << "  " << search.root_state().move_to_string(c.move) << "  visits " << c.visits
+        << "  value " << c.q << "\n";
+  }
+  return out.str();
+}
+
+template <class Search>
+SearchInfo mcts_info(const Search& search, const mcts::SearchStats& stats) {
+  SearchInfo info;
+  info.pv = search.principal_variation(8);
+  info.iterations = stats.iterations;
+  info.seconds = stats.seconds;
+  info.details = root_table(search);
+  const auto children = search.root_children();
+  if (!children.empty()) info.value = children.front().q;
+  return info;
+}
+
+// Searches a turn in the decision model: one search from the start of the turn, then the
+// most visited queen, destination and arrow in turn. A decision the first search left
+// unexplored (no visited child) gets a short search of its own: `top_up` iterations.
+template <class Search>
+Move decide_turn(Search& search, const Position& pos, const gsearch::Budget& budget,
+                 SearchInfo& info, std::uint64_t top_up = 64) {
+  gsearch::Stopwatch watch;
+  search.set_root(DecisionPosition{pos});
+  const auto stats = search.run(budget);
+  info.details = root_table(search);
+  info.iterations = stats.iterations;
+  double value = 0;
+  Decision path[3];
+  for (int k = 0; k < 3; ++k) {
+    if (search.root_children().empty())
+      info.iterations += search.run(gsearch::Budget::iters(top_up)).iterations;
+    const auto children = search.root_children();
+    if (k == 0 && !children.empty()) value = children.front().q;
+    path[k] = search.best_move();
+    search.advance(path[k]);
+  }
+  const Move m{path[1].from, path[1].to, path[2].to};
+  info.pv = {m};
+  info.value = value;
+  info.seconds = watch.seconds();
+  return m;
+}
+
+// Plain UCT: random playouts to the end, UCT selection, all children.
+class UctAgent final : public Agent {
+ public:
+  UctAgent(std::string name, gsearch::Budget budget, double c, bool decisions)
+      : name_(std::move(name)), budget_(budget), decisions_(decisions), c_(c) {}
+  std::string name() const override { return name_; }
+  void reset(std::uint64_t seed) override { seed_ = seed; }
+  Move choose(const Position& pos, const std::optional<gsearch::Budget>& budget) override {
+    const std::uint64_t seed =
+        seed_ ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(pos.turns_played() + 1));
+    if (decisions_) {
+      mcts::Search<DecisionPosition> search({.seed = seed}, {.c = c_});
+      return decide_turn(search, pos, budget.value_or(budget_), info_);
+    }
+    mcts::Search<Position> search({.seed = seed}, {.c = c_});
+    search.set_root(pos);
+    const auto stats = search.run(budget.value_or(budget_));
+    info_ = {.pv = search.principal_variation(8),
+             .iterations = stats.iterations,
+             .seconds = stats.seconds,
+             .details = root_table(search)};
+    if (!search.root_children().empty()) info_.value = search.root_children().front().q;
+    return search.best_move();
+  }
+
+ private:
+  std::string name_;
+  gsearch::Budget budget_;
+  bool decisions_;
+  double c_;
+  std::uint64_t seed_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------
+// INVADERMC-style MCTS
+
+// Prior of a whole move: the Lieberum evaluation of the position after it, for the mover
+// (a move that ends the game scores above any evaluation).
+struct EvalPrior {
+  LieberumEvaluator eval;
+  void operator()(const Position& pos, const gsearch::MoveListOf<Position>& moves,
+                  float* priors) const {
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      Position child = pos;
+      child.apply(moves[i]);
+      priors[i] = child.is_terminal() ? 2.0f : static_cast<float>(-eval(child));
+    }
+  }
+};
+
+using InvaderSearch =
+    mcts::Search<Position, mcts::Uct, mcts::Expansion<EvalPrior>, mcts::CutoffPlayout<LieberumRef>>;
+
+struct InvaderParams {
+  gsearch::Budget budget;
+  std::uint32_t top_k, widen, step, every, threshold, plies;
+  double c;
+  bool schedule, endgame;
+  int expected_moves;
+};
+
+// UCT over whole moves with: forward pruning to the top_k moves by evaluation; progressive
+// widening (widen children open, +step every `every` visits); leaves expanded after
+// `threshold` visits; playouts cut after `plies` random plies and scored by the Lieberum
+// evaluation, always with the root player to move (the parity adjustment); a time schedule
+// that spends more early (×3, ×2, ×1.5 of the base for the first 10, 10, 10 own moves, then
+// the base, scaled so that `expected_moves` moves use expected_moves × ms in all); and
+// alpha-beta once the territories are settled (no empty square reachable by both sides).
+class InvaderAgent final : public Agent {
+ public:
+  InvaderAgent(std::string name, const InvaderParams& p) : name_(std::move(name)), p_(p) {}
+  std::string name() const override { return name_; }
+  void reset(std::uint64_t seed) override { seed_ = seed; }
+
+  Move choose(const Position& pos, const std::optional<gsearch::Budget>& budget) override {
+    gsearch::Budget b = budget.value_or(p_.budget);
+    if (p_.schedule && !budget) b.seconds *= schedule(own_move_number(pos));
+    if (p_.endgame && settled(pos)) {
+      ab::AlphaBeta<Position, LieberumRef> endgame(ab::Params{.max_depth = 64});
+      gsearch::Budget ab_budget{.nodes = b.iterations * 20, .seconds = b.seconds};
+      const auto r = endgame.search(pos, ab_budget);
+      info_ = {.pv = r.pv,
+               .value = std::clamp(r.score / 10000.0, -1.0, 1.0),
+               .iterations = r.nodes,
+               .depth = r.depth,
+               .seconds = r.seconds,
+               .details = "endgame: alpha-beta\n"};
+      return r.best;
+    }
+    const std::uint64_t seed =
+        seed_ ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(pos.turns_played() + 1));
+    InvaderSearch search({.seed = seed}, {.c = p_.c},
+                         {.top_k = p_.top_k,
+                          .widen_initial = p_.widen,
+                          .widen_step = p_.step,
+                          .widen_every = p_.every,
+                          .threshold = p_.threshold},
+                         {.plies = p_.plies, .parity = true});
+    search.set_root(pos);
+    const auto stats = search.run(b);
+    info_ = {.pv = search.principal_variation(8),
+             .iterations = stats.iterations,
+             .seconds = stats.seconds,
+             .details = root_table(search)};
+    if (!search.root_children().empty()) info_.value = search.root_children().front().q;
+    return search.best_move();
+  }
+
+ private:
+  // The time multiplier for the player's n-th move.
+  double schedule(int n) const {
+    const auto weight = [](int k) { return k <= 10 ? 3.0 : k <= 20 ? 2.0 : k <= 30 ? 1.5 : 1.0; };
+    double sum = 0;
+    for (int k = 1; k <= p_.expected_moves; ++k) sum += weight(k);
+    return weight(n) * p_.expected_moves / sum;
+  }
+  static bool settled(const Position& pos) {
+    DistanceMaps maps;
+    compute_distances(pos, maps);
+    for (Bitboard b = maps.empty; b;) {
+      const Square s = pop_lsb(b);
+      if (maps.queen[kWhite][s] < kFar && maps.queen[kBlack][s] < kFar) return false;
+    }
+    return true;
+  }
+
+  std::string name_;
+  InvaderParams p_;
+  std::uint64_t seed_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------
+// The registry
+
+const std::vector<AgentDef>& registry() {
+  static const std::vector<AgentDef> defs = [] {
+    const ParamDef iters{"iters", "1000", "MCTS iterations per move (0: none, use ms)", {}, 0, 1e9};
+    const ParamDef ms{"ms", "0", "milliseconds per move (0: none, use iters)", {}, 0, 1e7};
+    std::vector<AgentDef> d;
+    d.push_back(
+        {"random", "uniformly random whole moves", {}, [](const Values&, const std::string& n) {
+           return std::unique_ptr<Agent>(new RandomAgent(n));
+         }});
+    d.push_back({"greedy",
+                 "one ply: the move whose position the Lieberum evaluation likes best",
+                 {},
+                 [](const Values&, const std::string& n) {
+                   return std::unique_ptr<Agent>(new GreedyAgent(n));
+                 }});
+    d.push_back(
+        {"ab",
+         "alpha-beta (PVS, TT, killers, history) over whole moves with the Lieberum evaluation",
+         {{"depth", "2", "deepest iteration in plies", {}, 1, 64},
+          {"nodes", "0", "node budget per move (0: none)", {}, 0, 1e12},
+          ms,
+          {"tt", "16", "transposition table MiB", {}, 1, 4096}},
+         [](const Values& v, const std::string& n) {
+           return std::unique_ptr<Agent>(new AlphaBetaAgent(n, static_cast<int>(v.count("depth")),
+                                                            budget_of(v, true), v.count("tt")));
+         }});
+    d.push_back({"uct",
+                 "plain UCT with uniformly random playouts to the end",
+                 {iters,
+                  ms,
+                  {"c", "0.7", "UCT exploration constant (values in [-1, 1])", {}, 0, 100},
+                  {"model",
+                   "decision",
+                   "tree over single decisions or whole moves",
+                   {"decision", "whole"}}},
+                 [](const Values& v, const std::string& n) {
+                   return std::unique_ptr<Agent>(new UctAgent(n, budget_of(v, false), v.number("c"),
+                                                              v.text("model") == "decision"));
+                 }});
+    d.push_back(
+        {"invader",
+         "INVADERMC-style MCTS: pruning, widening, cut-off playouts + evaluation, parity, "
+         "time schedule, alpha-beta endgame",
+         {{"iters", "3000", "MCTS iterations per move (0: none, use ms)", {}, 0, 1e9},
+          ms,
+          {"k", "400", "forward pruning: whole moves kept per node", {}, 1, 4900},
+          {"widen", "5", "progressive widening: children open at first (0: off)", {}, 0, 4900},
+          {"step", "5", "progressive widening: more children per step", {}, 1, 4900},
+          {"every", "1000", "progressive widening: visits per step", {}, 1, 1e9},
+          {"threshold", "40", "visits before a leaf is expanded", {}, 1, 1e6},
+          {"plies", "6", "random plies before the evaluation", {}, 0, 200},
+          {"c", "0.3", "UCT exploration constant", {}, 0, 100},
+          {"schedule", "1", "spend more time early (1) or the same on every move (0)", {"0", "1"}},
+          {"endgame", "1", "alpha-beta once the territories are settled", {"0", "1"}}},
+         [](const Values& v, const std::string& n) {
+           const InvaderParams p{.budget = budget_of(v, false),
+                                 .top_k = static_cast<std::uint32_t>(v.count("k")),
+                                 .widen = static_cast<std::uint32_t>(v.count("widen")),
+                                 .step = static_cast<std::uint32_t>(v.count("step")),
+                                 .every = static_cast<std::uint32_t>(v.count("every")),
+                                 .threshold = static_cast<std::uint32_t>(v.count("threshold")),
+                                 .plies = static_cast<std::uint32_t>(v.count("plies")),
+                                 .c = v.number("c"),
+                                 .schedule = v.text("schedule") == "1",
+                                 .endgame = v.text("endgame") == "1",
+                                 .expected_moves = 40};
+           return std::unique_ptr<Agent>(new InvaderAgent(n, p));
+         }});
+    return d;
+  }();
+  return defs;
+}
+
+bool is_number(const std::string& s, double& out) {
+  const char* end = s.data() + s.size();
+  const auto [ptr, ec] = std::from_chars(s.data(), end, out);
+  return ec == std::errc() && ptr == end;
+}
+
+std::string format_number(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+}  // namespace
+
+std::unique_ptr<Agent> make_agent(std::string_view spec) {
+  const std::string text(spec);
+  const auto colon = text.find(':');
+  const std::string name = text.substr(0, colon);
+  const auto& defs = registry();
+  const auto def =
+      std::find_if(defs.begin(), defs.end(), [&](const AgentDef& d) { return d.name == name; });
+  if (def == defs.end()) {
+    std::string known;
+    for (const auto& d : defs) known += (known.empty() ? "" : ", ") + d.name;
+    throw SpecError("unknown agent \"" + name + "\" (known: " + known + ")");
+  }
+  std::map<std::string, std::string> values;
+  for (const auto& p : def->params) values[p.name] = p.fallback;
+  if (colon != std::string::npos) {
+    std::string rest = text.substr(colon + 1);
+    std::size_t start = 0;
+    while (start <= rest.size()) {
+      std::size_t end = rest.find(',', start);
+      if (end == std::string::npos) end = rest.size();
+      const std::string item = rest.substr(start, end - start);
+      start = end + 1;
+      const auto eq = item.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw SpecError("agent " + name + ": expected key=value, got \"" + item + "\"");
+      const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+      const auto p = std::find_if(def->params.begin(), def->params.end(),
+                                  [&](const ParamDef& x) { return x.name == key; });
+      if (p == def->params.end()) {
+        std::string known;
+        for (const auto& x : def->params) known += (known.empty() ? "" : ", ") + x.name;
+        throw SpecError(
+            "agent " + name + " has no parameter \"" + key + "\"" +
+            (known.empty() ? std::string(" (it takes none)") : " (known: " + known + ")"));
+      }
+      if (!p->choices.empty()) {
+        if (std::find(p->choices.begin(), p->choices.end(), value) == p->choices.end()) {
+          std::string allowed;
+          for (const auto& c : p->choices) allowed += (allowed.empty() ? "" : ", ") + c;
+          throw SpecError("agent " + name + ": " + key + "=" + value + " is not one of " + allowed);
+        }
+      } else {
+        double v = 0;
+        if (!is_number(value, v) || v < p->min || v > p->max)
+          throw SpecError("agent " + name + ": " + key + "=\"" + value + "\" is not a number in [" +
+                          format_number(p->min) + ", " + format_number(p->max) + "]");
+      }
+      values[key] = value;
+    }
+  }
+  std::string canonical = name;
+  for (std::size_t i = 0; i < def->params.size(); ++i)
+    canonical += (i == 0 ? ":" : ",") + def->params[i].name + "=" + values[def->params[i].name];
+  const Values v(values);
+  if (values.count("iters") && values.count("ms") && v.count("iters") == 0 && v.number("ms") == 0)
+    throw SpecError("agent " + name + ": give iters or ms a positive value");
+  return def->make(v, canonical);
+}
+
+std::string describe_agents() {
+  std::ostringstream out;
+  for (const auto& d : registry()) {
+    out << d.name;
+    for (std::size_t i = 0; i < d.params.size(); ++i)
+      out << (i == 0 ? ":" : ",") << d.params[i].name << "=" << d.params[i].fallback;
+    out << "\n    " << d.help << "\n";
+    for (const auto& p : d.params) {
+      out << "      " << p.name << "  " << p.help;
+      if (!p.choices.empty()) {
+        out << " (";
+        for (std::size_t i = 0; i < p.choices.size(); ++i) out << (i ? "|" : "") << p.choices[i];
+        out << ")";
+      }
+      out << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace amazons

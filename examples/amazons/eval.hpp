@@ -1,0 +1,204 @@
+// amazons/eval.hpp — distance maps, the paper's five features, and Lieberum's evaluation.
+//
+// Everything here comes from two breadth-first distance maps per player, computed once per
+// position with bitboard fills:
+//   queen distance  D1_p(s): the fewest queen moves one of p's queens needs to reach s,
+//                   moving through empty squares (arrows and queens block);
+//   king distance   D2_p(s): the same with king steps.
+// Unreachable squares have distance kFar. The formulas, their sources and the readings of
+// the paper are in docs/amazons.md ("Evaluation").
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+
+#include "amazons/position.hpp"
+
+namespace amazons {
+
+inline constexpr std::uint8_t kFar = 99;  // "unreachable"
+
+namespace detail {
+// 2^-d for distances d = 0..kFar (2^-kFar is taken as 0: unreachable contributes nothing).
+constexpr std::array<double, kFar + 1> make_inverse_powers() {
+  std::array<double, kFar + 1> t{};
+  double v = 1.0;
+  for (int d = 0; d < kFar; ++d, v /= 2) t[d] = v;
+  t[kFar] = 0.0;
+  return t;
+}
+inline constexpr auto kInversePowers = make_inverse_powers();
+}  // namespace detail
+
+// 2^-d for a distance d (0 for kFar).
+inline double inverse_power(int d) noexcept { return detail::kInversePowers[d]; }
+
+struct DistanceMaps {
+  // [player][square]: D1 (queen moves) and D2 (king steps); kFar where unreachable.
+  std::array<std::array<std::uint8_t, 128>, 2> queen{};
+  std::array<std::array<std::uint8_t, 128>, 2> king{};
+  Bitboard empty = 0;  // the empty squares the maps are about
+};
+
+// Fills the four maps of `pos` (every square of the 10×10 area; off-board squares stay far).
+inline void compute_distances(const Position& pos, DistanceMaps& maps) {
+  const Bitboard empty = pos.empty();
+  maps.empty = empty;
+  for (Player p : {kWhite, kBlack}) {
+    auto& q = maps.queen[p];
+    auto& k = maps.king[p];
+    q.fill(kFar);
+    k.fill(kFar);
+    Bitboard seen = pos.queens(p);
+    Bitboard frontier = seen;
+    for (std::uint8_t d = 1; frontier; ++d) {
+      frontier = queen_fill(frontier, empty) & ~seen;
+      seen |= frontier;
+      for (Bitboard b = frontier; b;) q[pop_lsb(b)] = d;
+    }
+    seen = pos.queens(p);
+    frontier = seen;
+    for (std::uint8_t d = 1; frontier; ++d) {
+      frontier = king_neighbors(frontier) & empty & ~seen;
+      seen |= frontier;
+      for (Bitboard b = frontier; b;) k[pop_lsb(b)] = d;
+    }
+  }
+}
+
+// The five evaluation features of the paper (§4.1), each in [0, 1], for `me` in `pos`:
+//   [0] adjacency territory  share of the contested empty squares `me` reaches first by
+//                            king steps (ties count half)
+//   [1] line territory       the same by queen moves
+//   [2] one mobility         empty neighbours of `moved` (the queen just moved) / 8
+//   [3] line mobility        squares reachable in one queen move by all of me's queens
+//                            / 4 (the paper), then / 35 (the most a queen reaches on 10×10)
+//   [4] position             eq. 9 read as Lieberum's c1/c2: the mean over empty squares of
+//                            2^-D(me) - 2^-D(opp), with D = D1 up to turn 30 and D2 after,
+//                            mapped from [-1, 1] to [0, 1]
+// `moved` may be 0 when there is no moved queen (feature [2] is then that of the best-placed
+// queen of `me`).
+using Features = std::array<float, 5>;
+
+inline Features features(const Position& pos, const DistanceMaps& maps, Player me, Square moved) {
+  const Player opp = gsearch::opponent(me);
+  double terr_king = 0, terr_queen = 0, contested_king = 0, contested_queen = 0, position = 0;
+  const bool early = pos.turns_played() <= 30;
+  int empties = 0;
+  for (Bitboard b = maps.empty; b;) {
+    const Square s = pop_lsb(b);
+    ++empties;
+    const int k_me = maps.king[me][s], k_op = maps.king[opp][s];
+    const int q_me = maps.queen[me][s], q_op = maps.queen[opp][s];
+    if (k_me < kFar || k_op < kFar) {
+      ++contested_king;
+      terr_king += k_me < k_op ? 1.0 : k_me == k_op ? 0.5 : 0.0;
+    }
+    if (q_me < kFar || q_op < kFar) {
+      ++contested_queen;
+      terr_queen += q_me < q_op ? 1.0 : q_me == q_op ? 0.5 : 0.0;
+    }
+    const int d_me = early ? q_me : k_me, d_op = early ? q_op : k_op;
+    position += inverse_power(d_me) - inverse_power(d_op);
+  }
+  const Bitboard free = maps.empty;
+  int reach = 0;
+  int best_neighbours = 0;
+  for (Bitboard qs = pos.queens(me); qs;) {
+    const Square q = pop_lsb(qs);
+    reach += popcount(queen_attacks(q, pos.occupied()));
+    best_neighbours = std::max(best_neighbours, popcount(king_moves(q) & free));
+  }
+  const int neighbours = moved ? popcount(king_moves(moved) & free) : best_neighbours;
+  Features f;
+  f[0] = static_cast<float>(contested_king > 0 ? terr_king / contested_king : 0.5);
+  f[1] = static_cast<float>(contested_queen > 0 ? terr_queen / contested_queen : 0.5);
+  f[2] = static_cast<float>(neighbours / 8.0);
+  f[3] = static_cast<float>(reach / 4.0 / 35.0);
+  f[4] = static_cast<float>(empties > 0 ? (position / empties + 1.0) / 2.0 : 0.5);
+  return f;
+}
+
+// Lieberum's evaluation ("An evaluation function for the game of Amazons", Theoretical
+// Computer Science 349, 2005), from the point of view of the player to move, with mobility.
+// For each empty square s, with n = D(me, s), m = D(opp, s):
+//   t1 = Σ Δ(D1)            Δ = 0 if both unreachable, κ if n = m (the player to move is a
+//   t2 = Σ Δ(D2)                tempo ahead), +1 if n < m, -1 if n > m
+//   c1 = 2 Σ (2^-D1(me) - 2^-D1(opp))
+//   c2 = Σ clamp((D2(opp) - D2(me)) / 6, -1, 1)
+//   w  = Σ 2^-|D1(me) - D1(opp)|   over squares both reach: how much is still contested
+//   m  = (queen-move mobility of me - of opp) / 4
+// combined by the phase weights below, where phase = min(1, w / w_open) goes from 1 in the
+// opening to 0 when the territories are settled, and squashed to [-1, 1] by tanh.
+struct LieberumWeights {
+  double kappa = 0.2;    // tie value for the player to move (Lieberum's κ, |κ| < 1)
+  double w_open = 40.0;  // w at or above which the position counts as an opening
+  // Weights of t1, t2, c1, c2, m in the opening (phase 1) and the ending (phase 0); the
+  // weights in between are linear in the phase.
+  std::array<double, 5> opening{0.14, 0.37, 0.13, 0.13, 0.20};
+  std::array<double, 5> ending{0.80, 0.10, 0.05, 0.05, 0.00};
+  double scale = 0.15;  // tanh(scale · sum): the slope of the squashing
+};
+
+struct LieberumTerms {
+  double t1 = 0, t2 = 0, c1 = 0, c2 = 0, w = 0, m = 0;
+};
+
+inline LieberumTerms lieberum_terms(const Position& pos, const DistanceMaps& maps, double kappa) {
+  const Player me = pos.to_move();
+  const Player opp = gsearch::opponent(me);
+  LieberumTerms t;
+  const auto delta = [kappa](int n, int m) {
+    if (n >= kFar && m >= kFar) return 0.0;
+    if (n == m) return kappa;
+    return n < m ? 1.0 : -1.0;
+  };
+  for (Bitboard b = maps.empty; b;) {
+    const Square s = pop_lsb(b);
+    const int q_me = maps.queen[me][s], q_op = maps.queen[opp][s];
+    const int k_me = maps.king[me][s], k_op = maps.king[opp][s];
+    t.t1 += delta(q_me, q_op);
+    t.t2 += delta(k_me, k_op);
+    t.c1 += 2.0 * (inverse_power(q_me) - inverse_power(q_op));
+    t.c2 += std::clamp((k_op - k_me) / 6.0, -1.0, 1.0);
+    if (q_me < kFar && q_op < kFar) t.w += inverse_power(std::abs(q_me - q_op));
+  }
+  const Bitboard occ = pos.occupied();
+  int mob[2] = {0, 0};
+  for (Player p : {kWhite, kBlack})
+    for (Bitboard qs = pos.queens(p); qs;) mob[p] += popcount(queen_attacks(pop_lsb(qs), occ));
+  t.m = (mob[me] - mob[opp]) / 4.0;
+  return t;
+}
+
+// The evaluation in [-1, 1] for the player to move. It keeps its distance maps between calls
+// (no allocation), so one object serves one thread.
+class LieberumEvaluator {
+ public:
+  LieberumEvaluator() = default;
+  explicit LieberumEvaluator(const LieberumWeights& weights) : weights_(weights) {}
+
+  double operator()(const Position& pos) const {
+    compute_distances(pos, maps_);
+    return value(lieberum_terms(pos, maps_, weights_.kappa));
+  }
+
+  [[nodiscard]] double value(const LieberumTerms& t) const {
+    const double phase = std::min(1.0, t.w / weights_.w_open);
+    const double x[5] = {t.t1, t.t2, t.c1, t.c2, t.m};
+    double sum = 0;
+    for (int i = 0; i < 5; ++i)
+      sum += (phase * weights_.opening[i] + (1 - phase) * weights_.ending[i]) * x[i];
+    return std::tanh(weights_.scale * sum);
+  }
+  [[nodiscard]] const LieberumWeights& weights() const noexcept { return weights_; }
+
+ private:
+  LieberumWeights weights_{};
+  mutable DistanceMaps maps_;
+};
+
+}  // namespace amazons

@@ -1,0 +1,65 @@
+// Agent specs and the agents' basic soundness: legal moves, determinism, beating random play.
+#include "amazons/agents.hpp"
+
+#include <doctest/doctest.h>
+
+#include "gsearch/arena/match.hpp"
+
+using namespace amazons;
+
+TEST_CASE("specs: canonical names, defaults, and one-line errors") {
+  CHECK(make_agent("uct")->name() == "uct:iters=1000,ms=0,c=0.7,model=decision");
+  CHECK(make_agent("uct:iters=200,c=0.5")->name() == "uct:iters=200,ms=0,c=0.5,model=decision");
+  CHECK(make_agent("random")->name() == "random");
+  CHECK_THROWS_WITH_AS((void)make_agent("mcts"),
+                       doctest::Contains("unknown agent \"mcts\" (known: random"), SpecError);
+  CHECK_THROWS_WITH_AS((void)make_agent("uct:foo=1"), doctest::Contains("has no parameter \"foo\""),
+                       SpecError);
+  CHECK_THROWS_WITH_AS((void)make_agent("uct:iters=ten"),
+                       doctest::Contains("iters=\"ten\" is not a number"), SpecError);
+  CHECK_THROWS_WITH_AS((void)make_agent("uct:iters=-5"), doctest::Contains("is not a number in [0"),
+                       SpecError);
+  CHECK_THROWS_WITH_AS((void)make_agent("uct:model=tree"),
+                       doctest::Contains("is not one of decision, whole"), SpecError);
+  CHECK_THROWS_WITH_AS((void)make_agent("uct:iters"), doctest::Contains("expected key=value"),
+                       SpecError);
+  CHECK_THROWS_WITH_AS((void)make_agent("uct:iters=0"),
+                       doctest::Contains("give iters or ms a positive value"), SpecError);
+  CHECK_THROWS_WITH_AS((void)make_agent("random:x=1"), doctest::Contains("it takes none"),
+                       SpecError);
+  CHECK(describe_agents().find("invader:") != std::string::npos);
+}
+
+TEST_CASE(
+    "every agent plays legal moves, and deterministically for a seed and an iteration budget") {
+  const Position small = Position::from_fen("1q2q1/q4q/6/6/Q4Q/1Q2Q1 w - - 0 1");
+  for (const char* spec : {"random", "greedy", "ab:depth=1", "uct:iters=100",
+                           "uct:iters=100,model=whole", "invader:iters=200,k=50,threshold=5"}) {
+    CAPTURE(spec);
+    auto a = make_agent(spec), b = make_agent(spec);
+    a->reset(5);
+    b->reset(5);
+    Position p = small;
+    for (int ply = 0; ply < 6 && !p.is_terminal(); ++ply) {
+      const Move m = a->choose(p);
+      REQUIRE(gsearch::is_legal(p, m));
+      CHECK(b->choose(p) == m);
+      p.apply(m);
+    }
+  }
+}
+
+TEST_CASE("search agents beat random play (10 games each on the 10x10 board)") {
+  // The full check (100 games per agent, >= 99% wins) is in docs/strength.md; this keeps CI
+  // fast while still failing for an agent that plays no better than chance.
+  for (const char* spec :
+       {"greedy", "ab:depth=1", "uct:iters=100", "invader:iters=300,k=100,threshold=10"}) {
+    CAPTURE(spec);
+    const auto records = gsearch::arena::play_match(
+        Position{}, [&] { return AgentHandle(make_agent(spec)); },
+        [] { return AgentHandle(make_agent("random")); }, {.games = 10, .threads = 2, .seed = 11});
+    const auto s = gsearch::arena::summarize(records);
+    CHECK(s.wins >= 9);
+    for (const auto& r : records) CHECK(gsearch::arena::replay_error(Position{}, r).empty());
+  }
+}

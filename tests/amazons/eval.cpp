@@ -1,0 +1,143 @@
+// Distance maps against a plain breadth-first search; features and evaluation properties.
+#include "amazons/eval.hpp"
+
+#include <doctest/doctest.h>
+
+#include <deque>
+
+using namespace amazons;
+
+namespace {
+
+// Breadth-first search over squares with explicit moves: queen lines or king steps.
+std::array<std::uint8_t, 128> bfs(const Position& pos, Player p, bool queen) {
+  std::array<std::uint8_t, 128> d;
+  d.fill(kFar);
+  std::deque<Square> queue;
+  for (Bitboard b = pos.queens(p); b;) queue.push_back(pop_lsb(b));
+  std::array<int, 128> dist;
+  dist.fill(-1);
+  for (Square s : queue) dist[s] = 0;
+  const Bitboard occ = pos.occupied();
+  while (!queue.empty()) {
+    const Square s = queue.front();
+    queue.pop_front();
+    const int dc[8] = {1, 1, 0, -1, -1, -1, 0, 1}, dr[8] = {0, 1, 1, 1, 0, -1, -1, -1};
+    for (int k = 0; k < 8; ++k)
+      for (int c = col_of(s) + dc[k], r = row_of(s) + dr[k]; c >= 0 && c < 10 && r >= 0 && r < 10;
+           c += dc[k], r += dr[k]) {
+        const Square t = make_square(c, r);
+        if (occ & bit(t)) break;
+        if (dist[t] < 0) {
+          dist[t] = dist[s] + 1;
+          d[t] = static_cast<std::uint8_t>(dist[t]);
+          queue.push_back(t);
+        }
+        if (!queen) break;
+      }
+  }
+  return d;
+}
+
+Position random_position(gsearch::Rng& rng, int turns) {
+  Position p;
+  for (int i = 0; i < turns && !p.is_terminal(); ++i) p.apply(p.random_move(rng));
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("distance maps equal breadth-first search on random positions") {
+  gsearch::Rng rng(21);
+  DistanceMaps maps;
+  for (int trial = 0; trial < 60; ++trial) {
+    const Position p = random_position(rng, trial % 60);
+    compute_distances(p, maps);
+    for (Player pl : {kWhite, kBlack}) {
+      const auto q = bfs(p, pl, true), k = bfs(p, pl, false);
+      for (Bitboard b = p.empty(); b;) {
+        const Square s = pop_lsb(b);
+        REQUIRE(maps.queen[pl][s] == q[s]);
+        REQUIRE(maps.king[pl][s] == k[s]);
+      }
+    }
+  }
+}
+
+TEST_CASE("features lie in [0, 1] and are symmetric at the start") {
+  DistanceMaps maps;
+  const Position start;
+  compute_distances(start, maps);
+  const Features w = features(start, maps, kWhite, 0);
+  const Features b = features(start, maps, kBlack, 0);
+  for (int i = 0; i < 5; ++i) CHECK(w[i] == doctest::Approx(b[i]));  // mirror-symmetric start
+  CHECK(w[0] == doctest::Approx(0.5));
+  gsearch::Rng rng(5);
+  for (int trial = 0; trial < 50; ++trial) {
+    const Position p = random_position(rng, trial);
+    compute_distances(p, maps);
+    for (float x : features(p, maps, p.to_move(), 0)) {
+      CHECK(x >= 0.0f);
+      CHECK(x <= 1.0f);
+    }
+  }
+}
+
+TEST_CASE("Lieberum terms by hand on a small board") {
+  // 3x1 board: W on a1, empty b1, B on c1; White to move. b1 is one queen move and one king
+  // step from both: a tie, worth kappa to the player to move in t1 and t2; c1, c2, m are 0;
+  // w = 2^0 = 1.
+  const Position p = Position::from_fen("Q1q w - - 0 1");
+  DistanceMaps maps;
+  compute_distances(p, maps);
+  const LieberumTerms t = lieberum_terms(p, maps, 0.2);
+  CHECK(t.t1 == doctest::Approx(0.2));
+  CHECK(t.t2 == doctest::Approx(0.2));
+  CHECK(t.c1 == doctest::Approx(0.0));
+  CHECK(t.c2 == doctest::Approx(0.0));
+  CHECK(t.w == doctest::Approx(1.0));
+  CHECK(t.m == doctest::Approx(0.0));
+  // 4x1: W a1, empty b1 c1, B d1. Queen moves slide: both reach both squares in one move,
+  // so t1 = 2 kappa. King steps: White is first on b1 (1 vs 2), Black on c1: t2 = 0, and
+  // c2 = (2 - 1)/6 + (1 - 2)/6 = 0. c1 = 2 * ((1/2 - 1/2) + (1/2 - 1/2)) = 0.
+  const Position q = Position::from_fen("Q2q w - - 0 1");
+  compute_distances(q, maps);
+  const LieberumTerms u = lieberum_terms(q, maps, 0.2);
+  CHECK(u.t1 == doctest::Approx(0.4));
+  CHECK(u.t2 == doctest::Approx(0.0));
+  CHECK(u.c1 == doctest::Approx(0.0));
+  CHECK(u.c2 == doctest::Approx(0.0));
+  // 5x1: W a1, B e1 walled by an arrow on d1: b1, c1 are White's alone: t1 = t2 = 2.
+  const Position r = Position::from_fen("Q2*q w - - 0 1");
+  compute_distances(r, maps);
+  const LieberumTerms v = lieberum_terms(r, maps, 0.2);
+  CHECK(v.t1 == doctest::Approx(2.0));
+  CHECK(v.t2 == doctest::Approx(2.0));
+  CHECK(v.c1 == doctest::Approx(2.0 * (0.5 + 0.5)));  // both one queen move away
+  CHECK(v.w == doctest::Approx(0.0));
+}
+
+TEST_CASE("the evaluation is in [-1, 1] and antisymmetric under a colour swap") {
+  gsearch::Rng rng(8);
+  const LieberumEvaluator eval;
+  for (int trial = 0; trial < 40; ++trial) {
+    const Position p = random_position(rng, 5 + trial);
+    if (p.is_terminal()) continue;
+    const double v = eval(p);
+    CHECK(v >= -1.0);
+    CHECK(v <= 1.0);
+    // Swap colours and side to move: the value for the player to move is unchanged.
+    std::string fen = p.fen();
+    const auto space = fen.find(' ');
+    for (std::size_t i = 0; i < space; ++i)
+      if (fen[i] == 'Q')
+        fen[i] = 'q';
+      else if (fen[i] == 'q')
+        fen[i] = 'Q';
+    fen[space + 1] = fen[space + 1] == 'w' ? 'b' : 'w';
+    CHECK(eval(Position::from_fen(fen)) == doctest::Approx(v));
+  }
+  // A position where White has walled Black in is good for White, whoever is to move.
+  const Position won = Position::from_fen("q*8/**8/10/10/10/10/10/10/10/Q9 w - - 0 1");
+  CHECK(eval(won) > 0.5);
+}

@@ -1,0 +1,109 @@
+// Matches: colours alternate, openings are shared by pairs of games, the same seed replays
+// the same games whatever the thread count, records replay, errors come back.
+#include "gsearch/arena/match.hpp"
+
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+
+#include "support/mnk.hpp"
+
+using test_games::TicTacToe;
+
+namespace {
+
+// Plays the first legal move, or a random one.
+struct Simple {
+  std::string label;
+  bool random = false;
+  gsearch::Rng rng{0};
+  std::string name() const { return label; }
+  void reset(std::uint64_t seed) { rng.reseed(seed); }
+  TicTacToe::Move choose(const TicTacToe& g) {
+    gsearch::MoveListOf<TicTacToe> moves;
+    g.legal_moves(moves);
+    return random ? moves[rng.below(moves.size())] : moves[0];
+  }
+};
+static_assert(gsearch::arena::Agent<Simple, TicTacToe>);
+
+struct Failing {
+  std::string name() const { return "failing"; }
+  void reset(std::uint64_t) {}
+  TicTacToe::Move choose(const TicTacToe&) { throw std::runtime_error("agent failed"); }
+};
+
+}  // namespace
+
+TEST_CASE("colours alternate and each pair of games shares its opening") {
+  const auto records = gsearch::arena::play_match(
+      TicTacToe{}, [] { return Simple{"A"}; },
+      [] {
+        return Simple{"B", true};
+      },
+      {.games = 20, .threads = 1, .seed = 3, .opening_plies = 2});
+  REQUIRE(records.size() == 20);
+  for (std::size_t i = 0; i < records.size(); ++i) {
+    const auto& r = records[i];
+    CHECK(r.index == i);
+    CHECK(r.a_first == (i % 2 == 0));
+    CHECK(r.players[0] == (i % 2 == 0 ? "A" : "B"));
+    CHECK(r.opening_plies == 2);
+    CHECK(gsearch::arena::replay_error(TicTacToe{}, r).empty());
+    if (i % 2 == 1) {
+      CHECK(r.moves[0] == records[i - 1].moves[0]);
+      CHECK(r.moves[1] == records[i - 1].moves[1]);
+      CHECK(r.opening_seed == records[i - 1].opening_seed);
+    }
+  }
+}
+
+TEST_CASE("the same seed gives the same games with one thread or two") {
+  auto run = [](unsigned threads) {
+    return gsearch::arena::play_match(
+        TicTacToe{},
+        [] {
+          return Simple{"A", true};
+        },
+        [] {
+          return Simple{"B", true};
+        },
+        {.games = 30, .threads = threads, .seed = 9});
+  };
+  const auto one = run(1), two = run(2);
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    CHECK(one[i].moves == two[i].moves);
+    CHECK(one[i].result == two[i].result);
+  }
+}
+
+TEST_CASE("summaries count from A's side; a broken record fails to replay") {
+  auto records = gsearch::arena::play_match(
+      TicTacToe{},
+      [] {
+        return Simple{"A", true};
+      },
+      [] {
+        return Simple{"B", true};
+      },
+      {.games = 40, .seed = 4});
+  const auto s = gsearch::arena::summarize(records);
+  CHECK(s.games == 40);
+  CHECK(s.wins + s.losses + s.draws == 40);
+  CHECK(s.score == doctest::Approx(s.wins + 0.5 * s.draws));
+  CHECK(s.score_ci.low <= s.score / 40);
+  CHECK(s.score_ci.high >= s.score / 40);
+  auto broken = records[0];
+  broken.moves.push_back(broken.moves.front());
+  CHECK_FALSE(gsearch::arena::replay_error(TicTacToe{}, broken).empty());
+  auto wrong = records[1];
+  wrong.result = -wrong.result + (wrong.result == 0 ? 1 : 0);
+  CHECK_FALSE(gsearch::arena::replay_error(TicTacToe{}, wrong).empty());
+}
+
+TEST_CASE("an agent's exception stops the match and reaches the caller") {
+  CHECK_THROWS_WITH(gsearch::arena::play_match(
+                        TicTacToe{}, [] { return Failing{}; }, [] { return Simple{"B"}; },
+                        {.games = 4, .threads = 2, .opening_plies = 0}),
+                    "agent failed");
+}
