@@ -28,3 +28,19 @@ TEST_CASE("Elo difference and its interval") {
   CHECK(e.high > 190.85);
   CHECK(e.low > 0);
 }
+
+TEST_CASE("incomplete beta and the F-test against tabulated values") {
+  // I_x(1, 1) = x; I_x(a, 1) = x^a; I_x(2, 3) at 0.4 = 0.5248 (by the polynomial formula).
+  CHECK(gsearch::incomplete_beta(1, 1, 0.3) == doctest::Approx(0.3));
+  CHECK(gsearch::incomplete_beta(3, 1, 0.5) == doctest::Approx(0.125));
+  CHECK(gsearch::incomplete_beta(2, 3, 0.4) == doctest::Approx(0.5248));
+  CHECK(gsearch::incomplete_beta(0.5, 0.5, 0.5) == doctest::Approx(0.5));
+  // F(5, 10): the upper 5% point is 3.3258 (standard tables); F(1, 20): 4.3512.
+  CHECK(gsearch::f_distribution_upper_tail(3.3258, 5, 10) == doctest::Approx(0.05).epsilon(1e-3));
+  CHECK(gsearch::f_distribution_upper_tail(4.3512, 1, 20) == doctest::Approx(0.05).epsilon(1e-3));
+  // Equal variances: p = 1; very different variances with large samples: p tiny.
+  CHECK(gsearch::f_test(2.0, 30, 2.0, 30).p == doctest::Approx(1.0));
+  CHECK(gsearch::f_test(4.0, 500, 1.0, 500).p < 1e-10);
+  const auto t = gsearch::f_test(1.0, 11, 3.3258, 6);  // F = 1/3.3258 with (10, 5) dof
+  CHECK(t.p == doctest::Approx(0.10).epsilon(1e-2));
+}

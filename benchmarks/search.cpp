@@ -1,0 +1,138 @@
+// Search speed on Amazons: random games, MCTS iterations, alpha-beta nodes, evaluations,
+// node size and the memory of a long search. Figures in docs/benchmarks.md.
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include "amazons/decision.hpp"
+#include "amazons/eval.hpp"
+#include "gsearch/alphabeta/alphabeta.hpp"
+#include "gsearch/mcts/mcts.hpp"
+
+namespace {
+
+using amazons::DecisionPosition;
+using amazons::Position;
+namespace mcts = gsearch::mcts;
+
+Position position_at(int turns) {
+  Position pos;
+  gsearch::Rng rng(20240611);
+  for (int t = 0; t < turns && !pos.is_terminal(); ++t) pos.apply(pos.random_move(rng));
+  return pos;
+}
+
+// Random games from the start to the end, one uniformly random move per ply.
+template <class G>
+void random_games(benchmark::State& state, const G& start) {
+  gsearch::Rng rng(1);
+  std::uint64_t plies = 0, games = 0;
+  for (auto _ : state) {
+    G g = start;
+    while (!g.is_terminal()) {
+      g.apply(g.random_move(rng));
+      ++plies;
+    }
+    ++games;
+    benchmark::DoNotOptimize(g);
+  }
+  state.counters["games/s"] =
+      benchmark::Counter(static_cast<double>(games), benchmark::Counter::kIsRate);
+  state.counters["plies/game"] = static_cast<double>(plies) / static_cast<double>(games);
+}
+void BM_RandomGamesWholeMoves(benchmark::State& state) { random_games(state, Position{}); }
+void BM_RandomGamesDecisions(benchmark::State& state) {
+  random_games(state, DecisionPosition{Position{}});
+}
+BENCHMARK(BM_RandomGamesWholeMoves);
+BENCHMARK(BM_RandomGamesDecisions);
+
+struct Lieberum {
+  amazons::LieberumEvaluator eval;
+  double operator()(const DecisionPosition& d) const { return eval(d.position()); }
+  double operator()(const Position& p) const { return eval(p); }
+};
+
+// MCTS iterations per second over the decision model, from the start, 20,000 iterations
+// per search: random playouts to the end (plain UCT), or 6-ply cut-off playouts + Lieberum.
+template <class Search>
+void mcts_iterations(benchmark::State& state, Search search) {
+  std::uint64_t iterations = 0;
+  for (auto _ : state) {
+    search.set_root(DecisionPosition{Position{}});
+    iterations += search.run(gsearch::Budget::iters(20000)).iterations;
+  }
+  state.counters["iterations/s"] =
+      benchmark::Counter(static_cast<double>(iterations), benchmark::Counter::kIsRate);
+}
+void BM_MctsRandomPlayouts(benchmark::State& state) {
+  mcts_iterations(state, mcts::Search<DecisionPosition>({.seed = 1, .reserve_nodes = 1 << 20}));
+}
+void BM_MctsCutoffPlayouts(benchmark::State& state) {
+  using S =
+      mcts::Search<DecisionPosition, mcts::Uct, mcts::ExpandAll, mcts::CutoffPlayout<Lieberum>>;
+  mcts_iterations(state, S({.seed = 1, .reserve_nodes = 1 << 20}, {}, {}, {.plies = 6}));
+}
+BENCHMARK(BM_MctsRandomPlayouts)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MctsCutoffPlayouts)->Unit(benchmark::kMillisecond);
+
+// Alpha-beta nodes per second with the Lieberum evaluation, whole moves, depth 2, at turn 20.
+void BM_AlphaBetaNodes(benchmark::State& state) {
+  const Position pos = position_at(20);
+  std::uint64_t nodes = 0;
+  for (auto _ : state) {
+    gsearch::alphabeta::AlphaBeta<Position, Lieberum> search({.max_depth = 2});
+    nodes += search.search(pos).nodes;
+  }
+  state.counters["nodes/s"] =
+      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_AlphaBetaNodes)->Unit(benchmark::kMillisecond);
+
+void BM_LieberumEvaluation(benchmark::State& state) {
+  const Position pos = position_at(static_cast<int>(state.range(0)));
+  const amazons::LieberumEvaluator eval;
+  for (auto _ : state) benchmark::DoNotOptimize(eval(pos));
+  state.counters["calls/s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_LieberumEvaluation)->Arg(0)->Arg(20)->Arg(50);
+
+void BM_Features(benchmark::State& state) {
+  const Position pos = position_at(20);
+  amazons::DistanceMaps maps;
+  for (auto _ : state) {
+    amazons::compute_distances(pos, maps);
+    benchmark::DoNotOptimize(amazons::features(pos, maps, pos.to_move(), 0));
+  }
+  state.counters["calls/s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Features);
+
+// A 1,000,000-iteration plain-UCT search over decisions: its peak resident memory (the whole
+// process's, from getrusage) and the arena's bytes per visited node.
+void BM_MctsMillionIterations(benchmark::State& state) {
+  for (auto _ : state) {
+    mcts::Search<DecisionPosition> search({.seed = 1});
+    search.set_root(DecisionPosition{Position{}});
+    const auto stats = search.run(gsearch::Budget::iters(1000000));
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    const auto& tree = search.tree();
+    state.counters["node_bytes"] = sizeof(mcts::Node<amazons::Decision>);
+    state.counters["slots"] = static_cast<double>(tree.size());
+    state.counters["visited"] = static_cast<double>(tree.visited_count());
+    state.counters["arena_MiB"] =
+        static_cast<double>(tree.capacity() * sizeof(mcts::Node<amazons::Decision>)) / (1 << 20);
+    state.counters["bytes/visited"] =
+        static_cast<double>(tree.capacity() * sizeof(mcts::Node<amazons::Decision>)) /
+        static_cast<double>(tree.visited_count());
+    state.counters["peak_RSS_MiB"] = static_cast<double>(usage.ru_maxrss) / 1024.0;
+    state.counters["iterations/s"] = static_cast<double>(stats.iterations) / stats.seconds;
+  }
+}
+BENCHMARK(BM_MctsMillionIterations)->Unit(benchmark::kSecond)->Iterations(1);
+
+}  // namespace
+
+BENCHMARK_MAIN();
