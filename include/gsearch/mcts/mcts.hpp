@@ -112,7 +112,9 @@ class Search {
     GSEARCH_ASSERT(!budget.unlimited());
     GSEARCH_ASSERT(root_.has_value());
     SearchStats stats;
-    BudgetTracker tracker(budget);
+    // The clock is read every iteration: an iteration costs microseconds (an expansion with
+    // priors can cost milliseconds), a clock read tens of nanoseconds.
+    BudgetTracker tracker(budget, 1);
     if (root_->is_terminal()) return stats;
     while (!tracker.exhausted(stats.iterations, stats.nodes_added)) {
       stats.nodes_added += iterate();
