@@ -135,3 +135,23 @@ TEST_CASE("PUCT with priors, progressive widening and a cut-off evaluation compo
   search.run(gsearch::Budget::iters(3000));
   CHECK(search.best_move().cell == 2);
 }
+
+TEST_CASE("a node budget ends even when the tree runs out of new nodes") {
+  // X to move with three empty cells: a game tree of a dozen nodes. A budget of 1000 nodes
+  // cannot be met; the search stops after iterations_per_node * 1000 iterations.
+  mcts::Search<TicTacToe> search({.seed = 8, .iterations_per_node = 10});
+  search.set_root(play({0, 4, 8, 2, 6, 3}));
+  const auto stats = search.run(gsearch::Budget::node_count(1000));
+  CHECK(stats.iterations <= 10000);
+  CHECK(stats.nodes_added < 20);
+  CHECK(search.best_move().cell == 7);  // X completes 6-7-8
+}
+
+TEST_CASE("a search stops once the whole game tree below its root is explored") {
+  // X to move with two empty cells after O's mistake: every line ends within two plies.
+  mcts::Search<TicTacToe, mcts::Uct> search({.seed = 8}, {.c = 10.0});
+  search.set_root(play({0, 4, 8, 2, 6, 3, 5}));
+  const auto stats = search.run(gsearch::Budget::iters(100000));
+  CHECK(search.tree().root().exhausted);
+  CHECK(stats.iterations < 100000);
+}

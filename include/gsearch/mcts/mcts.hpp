@@ -106,17 +106,22 @@ class Search {
   }
 
   // Searches until the budget is spent (iterations, nodes added, or time; at least one
-  // limit must be set). Continues the existing tree. Does nothing at a terminal root.
-  // set_root() must have been called.
+  // limit must be set; a node budget without an iteration budget also stops after
+  // Params::iterations_per_node iterations per node), or until the whole game tree below the
+  // root has been explored to its terminal positions. Continues the existing tree. Does nothing at
+  // a terminal root. set_root() must have been called.
   SearchStats run(const Budget& budget) {
     GSEARCH_ASSERT(!budget.unlimited());
     GSEARCH_ASSERT(root_.has_value());
     SearchStats stats;
+    Budget limits = budget;
+    if (limits.nodes && !limits.iterations)
+      limits.iterations = limits.nodes * params_.iterations_per_node;
     // The clock is read every iteration: an iteration costs microseconds (an expansion with
     // priors can cost milliseconds), a clock read tens of nanoseconds.
-    BudgetTracker tracker(budget, 1);
+    BudgetTracker tracker(limits, 1);
     if (root_->is_terminal()) return stats;
-    while (!tracker.exhausted(stats.iterations, stats.nodes_added)) {
+    while (!tree_.root().exhausted && !tracker.exhausted(stats.iterations, stats.nodes_added)) {
       stats.nodes_added += iterate();
       ++stats.iterations;
       if (params_.normalize_every && stats.iterations % params_.normalize_every == 0)
@@ -205,20 +210,14 @@ class Search {
     const Player perspective = state.to_move();
     NodeId n = 0;
     int added = 0;
-    double value;
+    bool terminal = false;
     for (;;) {
       if (!tree_[n].expanded) {
+        terminal = state.is_terminal();
         const bool ready = n == 0 || tree_[n].visits >= expand_.expand_threshold();
-        if (!ready || state.is_terminal() || !expand(n, state)) {
-          value = evaluate_.evaluate(state, perspective, rng_);
-          break;
-        }
+        if (!ready || terminal || !expand(n, state)) break;
       }
       const auto& node = tree_[n];
-      if (node.num_children == 0) {  // expanded and childless: terminal
-        value = state.result(perspective);
-        break;
-      }
       const std::uint32_t open =
           std::max<std::uint32_t>(1, expand_.open(node.visits, node.num_children));
       const NodeId c = select_.select(tree_, n, node.first_child, open);
@@ -226,10 +225,13 @@ class Search {
       n = c;
       if (!tree_[c].visited()) {
         added = 1;
-        value = evaluate_.evaluate(state, perspective, rng_);
+        terminal = state.is_terminal();
         break;
       }
     }
+    // The leaf's value; the evaluation may play on `state`, so terminality was read first.
+    const double value = evaluate_.evaluate(state, perspective, rng_);
+    if (terminal) tree_.mark_exhausted(n);
     backup_.backup(tree_, n, value, perspective);
     return added;
   }

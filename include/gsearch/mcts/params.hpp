@@ -24,6 +24,10 @@ struct Params {
   // Never let the arena exceed this many node slots: a leaf that would push it over is
   // evaluated without being expanded (0 = no cap). A guard for long timed searches.
   std::size_t max_nodes = 0;
+  // A budget in nodes added also ends after this many iterations per node of the budget:
+  // near the end of a game most iterations reach known terminal positions and add nothing,
+  // and UCT reaches the last unexplored corners only after exponentially many visits.
+  std::uint32_t iterations_per_node = 100;
 };
 
 // What one call of Search::run() did.

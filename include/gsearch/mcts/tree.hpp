@@ -36,7 +36,10 @@ struct Node {
   Move move{};              // the move from the parent (unused for the root)
   std::uint8_t mover = 0;   // the player who chose `move` (player to move at the parent)
   // Set when the node is expanded---
-  std::uint8_t expanded = 0;       // 1 once its children slots exist (maybe zero of them)
+  std::uint8_t expanded = 0;  // 1 once its children slots exist (maybe zero of them)
+  // Set when the subtree below holds nothing more to learn---
+  std::uint8_t exhausted = 0;      // 1 for a terminal node, or an expanded one whose children are
+                                   // all exhausted; a search stops once its root is
   std::uint16_t num_children = 0;  // child slots: [first_child, first_child + num_children)
   NodeId first_child = kNoNode;
   // Updated by every iteration through the node---
@@ -90,6 +93,17 @@ class Tree {
     node.first_child = first;
     node.num_children = static_cast<std::uint16_t>(count);
     return first;
+  }
+
+  // Marks `n` exhausted, and then each ancestor whose children are now all exhausted.
+  void mark_exhausted(NodeId n) {
+    for (; n != kNoNode; n = nodes_[n].parent) {
+      NodeType& node = nodes_[n];
+      if (node.expanded)
+        for (NodeId c = node.first_child; c < node.first_child + node.num_children; ++c)
+          if (!nodes_[c].exhausted) return;
+      node.exhausted = 1;
+    }
   }
 
   // Number of nodes visited at least once (the search tree proper, the paper's N + 1 root).
