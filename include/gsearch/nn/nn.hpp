@@ -1,0 +1,15 @@
+// gsearch/nn/nn.hpp — the neural modules of gsearch in one include (target gsearch::nn):
+// tensors and workspaces (tensor.hpp), activations and Linear (layers.hpp), the autoencoder
+// and UCT-AE (autoencoder.hpp), CSR graphs and batches (graph.hpp), the GAT layer and GAT-AE
+// (gat.hpp), losses (loss.hpp), optimisers (optim.hpp) and weight files (io.hpp).
+// docs/nn.md maps each equation of the paper to the function that computes it.
+#pragma once
+
+#include "gsearch/nn/autoencoder.hpp"
+#include "gsearch/nn/gat.hpp"
+#include "gsearch/nn/graph.hpp"
+#include "gsearch/nn/io.hpp"
+#include "gsearch/nn/layers.hpp"
+#include "gsearch/nn/loss.hpp"
+#include "gsearch/nn/optim.hpp"
+#include "gsearch/nn/tensor.hpp"

@@ -1,0 +1,197 @@
+#include "gsearch/nn/io.hpp"
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <string>
+
+#include "gsearch/nn/autoencoder.hpp"
+#include "gsearch/nn/gat.hpp"
+
+namespace nn = gsearch::nn;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh directory for this test program, removed at exit.
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("gsearch-nn-io-" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+// The message load_weights throws for `text`, or "" when it loads.
+template <class Model>
+std::string load_error(const fs::path& p, const std::string& text, Model& model) {
+  write(p, text);
+  try {
+    nn::load_weights(p, model);
+  } catch (const nn::WeightFileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Edits one part of a valid file's JSON.
+template <class Edit>
+std::string edited(const std::string& good, Edit edit) {
+  auto j = nlohmann::json::parse(good);
+  edit(j);
+  return j.dump();
+}
+
+}  // namespace
+
+TEST_CASE("weight files round-trip exactly, for each model kind") {
+  TempDir dir;
+  gsearch::Rng rng(1), other(2);
+  const auto file = dir.path / "gat.json";
+  nn::GatAe a({}, rng), b({}, other);
+  nn::save_weights(file, a);
+  nn::load_weights(file, b);
+  const auto pa = a.parameters(), pb = b.parameters();
+  REQUIRE(pa.size() == pb.size());
+  for (std::size_t i = 0; i < pa.size(); ++i) CHECK(*pa[i].value == *pb[i].value);
+  const auto j = nlohmann::json::parse(read(file));
+  CHECK(j["format"] == "gsearch-nn-weights");
+  CHECK(j["version"] == 1);
+  CHECK(j["model"] == "gat_ae");
+  CHECK(j["parameters"][8]["name"] == "gat.0.W");
+  CHECK(j["parameters"][8]["shape"] == nlohmann::json::array({5, 32}));
+  CHECK(!fs::exists(dir.path / "gat.json.tmp"));
+
+  nn::UctAe u({}, rng), v({}, other);
+  nn::save_weights(dir.path / "uct.json", u);
+  nn::load_weights(dir.path / "uct.json", v);
+  CHECK(*u.parameters()[0].value == *v.parameters()[0].value);
+}
+
+TEST_CASE("damaged or mismatched weight files are refused with a message naming the problem") {
+  TempDir dir;
+  gsearch::Rng rng(1);
+  nn::GatAe model({}, rng);
+  const auto file = dir.path / "weights.json";
+  nn::save_weights(file, model);
+  const std::string good = read(file);
+  const std::string name = file.string() + ": ";
+  const nn::Matrix before = model.layers()[0].weight();
+
+  CHECK(load_error(file, good, model).empty());
+  CHECK(load_error(file, "", model) == name + "the file is empty");
+  CHECK(load_error(file, "weights, version 1", model) ==
+        name + "not valid JSON (truncated or damaged), at byte 1");
+  CHECK(load_error(file, good.substr(0, good.size() / 2), model)
+            .starts_with(name + "not valid JSON (truncated or damaged), at byte "));
+  CHECK(load_error(file, R"({"hello": 1})", model) ==
+        name + "not a gsearch weight file (no \"format\": \"gsearch-nn-weights\")");
+  CHECK(load_error(file, "[1, 2, 3]", model) ==
+        name + "not a gsearch weight file (no \"format\": \"gsearch-nn-weights\")");
+  CHECK(load_error(file, edited(good, [](auto& j) { j["version"] = 2; }), model) ==
+        name + "format version 2, this code reads version 1");
+  CHECK(load_error(file, edited(good, [](auto& j) { j["version"] = "1"; }), model) ==
+        name + "no integer \"version\"");
+  CHECK(load_error(file, edited(good, [](auto& j) { j["model"] = "uct_ae"; }), model) ==
+        name + "holds a \"uct_ae\" model, expected \"gat_ae\"");
+  CHECK(load_error(file, edited(good, [](auto& j) { j["parameters"].erase(8); }), model) ==
+        name + "parameter \"gat.0.W\" is missing");
+  CHECK(load_error(file,
+                   edited(good,
+                          [](auto& j) {
+                            auto extra = j["parameters"][0];
+                            extra["name"] = "gat.9.W";
+                            j["parameters"].push_back(extra);
+                          }),
+                   model) == name + "parameter \"gat.9.W\" is not in the model");
+  CHECK(load_error(file,
+                   edited(good, [](auto& j) { j["parameters"].push_back(j["parameters"][0]); }),
+                   model) == name + "parameter \"ae1.enc.W\" appears twice");
+
+  // A model of another shape: gat.0 with 4 heads of 4 channels (5x16) reads a 5x32 file.
+  nn::GatAeConfig narrow;
+  narrow.layers[0].out = 4;
+  narrow.layers[1].in = 16;
+  nn::GatAe small(narrow, rng);
+  nn::save_weights(dir.path / "small.json", small);
+  CHECK(load_error(file, good, small) ==
+        name + "parameter \"gat.0.W\" has shape 5x32, expected 5x16");
+  CHECK(load_error(file, read(dir.path / "small.json"), model) ==
+        name + "parameter \"gat.0.W\" has shape 5x16, expected 5x32");
+
+  CHECK(
+      load_error(file, edited(good, [](auto& j) { j["parameters"][8]["data"].erase(0); }), model) ==
+      name + "parameter \"gat.0.W\" has 159 values, expected 160 for shape 5x32");
+  CHECK(load_error(file, edited(good, [](auto& j) { j["parameters"][8]["data"][3] = "x"; }),
+                   model) == name + "parameter \"gat.0.W\" value 3 is not a number");
+  CHECK(load_error(file, edited(good, [](auto& j) { j["parameters"][8].erase("shape"); }), model) ==
+        name + "parameter \"gat.0.W\" has no [rows, cols] shape");
+  CHECK(load_error(file, edited(good, [](auto& j) { j.erase("parameters"); }), model) ==
+        name + "no \"parameters\" array");
+
+  // Nothing was changed by any refused file.
+  CHECK(model.layers()[0].weight() == before);
+
+  const auto missing = dir.path / "absent.json";
+  try {
+    nn::load_weights(missing, model);
+    FAIL("no exception");
+  } catch (const nn::WeightFileError& e) {
+    CHECK(std::string(e.what()) == missing.string() + ": cannot open the file");
+  }
+}
+
+TEST_CASE("a failed save leaves an existing good file as it was") {
+  TempDir dir;
+  gsearch::Rng rng(3);
+  nn::UctAe model({}, rng);
+  const auto file = dir.path / "uct.json";
+  nn::save_weights(file, model);
+  const std::string good = read(file);
+  model.movement().head().weight()(2, 0) = std::numeric_limits<float>::quiet_NaN();
+  try {
+    nn::save_weights(file, model);
+    FAIL("no exception");
+  } catch (const nn::WeightFileError& e) {
+    CHECK(std::string(e.what()) == file.string() + ": parameter \"w1.W\" has a non-finite value");
+  }
+  CHECK(read(file) == good);
+  model.movement().head().weight()(2, 0) = 0.5f;
+  const auto nowhere = dir.path / "no-such-dir" / "uct.json";
+  CHECK_THROWS_AS(nn::save_weights(nowhere, model), nn::WeightFileError);
+  CHECK(!fs::exists(nowhere));
+  nn::load_weights(file, model);  // the good file still loads
+  CHECK(model.movement().head().weight()(2, 0) != 0.5f);
+}
+
+TEST_CASE("parse_weights reads a weight file's text, with the same checks") {
+  gsearch::Rng rng(5), other(6);
+  nn::UctAe a({}, rng), b({}, other);
+  TempDir dir;
+  nn::save_weights(dir.path / "u.json", a);
+  const std::string text = read(dir.path / "u.json");
+  nn::parse_weights(text, b, "shipped uct_ae");
+  CHECK(*a.parameters()[3].value == *b.parameters()[3].value);
+  try {
+    nn::parse_weights(text.substr(0, 40), b, "shipped uct_ae");
+    FAIL("no exception");
+  } catch (const nn::WeightFileError& e) {
+    CHECK(std::string(e.what()).starts_with("shipped uct_ae: not valid JSON"));
+  }
+  nn::GatAe g({}, rng);
+  CHECK_THROWS_WITH_AS(nn::parse_weights(text, g, "x"),
+                       "x: holds a \"uct_ae\" model, expected \"gat_ae\"", nn::WeightFileError);
+}
