@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cmath>
+#include <span>
 #include <vector>
 
 #include "gsearch/mcts/tree.hpp"
@@ -41,38 +42,59 @@ struct MeanBackup {
 // The depth-normalising pass, with its buffers kept between runs.
 class DepthNormalizer {
  public:
-  template <MoveType Move>
-  void run(Tree<Move>& tree) {
-    const std::size_t n = tree.size();
-    auto& obj = tree.objective();
-    obj.assign(n, 0.0f);
+  // Eq. 10–12 on a tree given as arrays: node 0 is the root (parent kNoNode) and every other
+  // node's parent has a smaller id. obj[i] is the node's value in [0, 1] on entry and its
+  // objective on return. Nodes for which included(i) is false take no part (their objective
+  // is left at 0) — the visited part of an MCTS arena, for instance.
+  template <class Included>
+  void run(std::span<const NodeId> parent, std::span<float> obj, Included included) {
+    const std::size_t n = parent.size();
     depth_.assign(n, 0);
     sum_.assign(n, 0.0);
     count_.assign(n, 0);
     int h_max = 0;
     for (NodeId i = 0; i < n; ++i) {
-      if (!tree[i].visited() && i != 0) continue;
-      if (i != 0) depth_[i] = depth_[tree[i].parent] + 1;
-      if (depth_[i] > h_max) h_max = depth_[i];
-      obj[i] = (tree[i].q + 1.0f) / 2.0f;
+      if (!included(i)) {
+        obj[i] = 0.0f;
+        continue;
+      }
+      if (i != 0) depth_[i] = depth_[parent[i]] + 1;
+      h_max = depth_[i] > h_max ? depth_[i] : h_max;
     }
     // Pass I: children have larger ids than their parent, so descending ids is bottom-up.
     for (NodeId i = static_cast<NodeId>(n); i-- > 0;) {
-      if (!tree[i].visited() && i != 0) continue;
+      if (!included(i)) continue;
       if (count_[i] > 0) {
         const double mean = sum_[i] / count_[i];                                     // eq. 10
         obj[i] += static_cast<float>(depth_[i] % 2 == 0 ? mean : std::exp2(-mean));  // eq. 11
       }
       if (i != 0) {
-        sum_[tree[i].parent] += obj[i];
-        ++count_[tree[i].parent];
+        sum_[parent[i]] += obj[i];
+        ++count_[parent[i]];
       }
     }
     // Pass II (eq. 12).
-    for (NodeId i = 0; i < n; ++i) obj[i] /= static_cast<float>(h_max + 1 - depth_[i]);
+    for (NodeId i = 0; i < n; ++i)
+      if (included(i)) obj[i] /= static_cast<float>(h_max + 1 - depth_[i]);
+  }
+
+  // The pass over the visited nodes of an MCTS tree: each starts from (q + 1) / 2, its value
+  // for its mover in [0, 1], and the objectives go to tree.objective().
+  template <MoveType Move>
+  void run(Tree<Move>& tree) {
+    const std::size_t n = tree.size();
+    parent_.resize(n);
+    auto& obj = tree.objective();
+    obj.resize(n);
+    for (NodeId i = 0; i < n; ++i) {
+      parent_[i] = tree[i].parent;
+      obj[i] = (tree[i].q + 1.0f) / 2.0f;
+    }
+    run(parent_, obj, [&](NodeId i) { return i == 0 || tree[i].visited(); });
   }
 
  private:
+  std::vector<NodeId> parent_;
   std::vector<int> depth_;
   std::vector<double> sum_;
   std::vector<int> count_;

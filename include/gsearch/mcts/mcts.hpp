@@ -79,7 +79,14 @@ class Search {
     if (params_.reserve_nodes) tree_.reserve(params_.reserve_nodes);
   }
 
-  // Starts a new tree at `state`.
+  // Restarts the random numbers from `seed` (e.g. one search object reused for every move of
+  // a game, keeping its arena's capacity, with a seed per move).
+  void reseed(std::uint64_t seed) noexcept {
+    params_.seed = seed;
+    rng_.reseed(seed);
+  }
+
+  // Starts a new tree at `state` (the arena keeps its capacity).
   void set_root(const G& state) {
     root_.emplace(state);
     tree_.clear();
