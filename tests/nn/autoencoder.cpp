@@ -63,6 +63,7 @@ TEST_CASE("UctAe: evaluate = α·AE1(v)W1 + (1 − α)·AE2(v)W2; movement() alo
   CHECK((e - (0.25f * s1 + 0.75f * s2)).cwiseAbs().maxCoeff() < 1e-6f);
   const auto names = m.parameters();
   REQUIRE(names.size() == 10);
+  CHECK(nn::parameter_count(names) == 2 * (15 + 3 + 15 + 5 + 5));  // AE 5→3→5 + head 5→1
   CHECK(names[0].name == "ae1.enc.W");
   CHECK(names[4].name == "w1.W");
   CHECK(names[9].name == "w2.W");
