@@ -12,8 +12,10 @@
 
 #include "amazons/decision.hpp"
 #include "amazons/eval.hpp"
+#include "amazons/paper.hpp"
 #include "gsearch/alphabeta/alphabeta.hpp"
 #include "gsearch/mcts/mcts.hpp"
+#include "gsearch/sgga/sgga.hpp"
 
 namespace amazons {
 namespace {
@@ -346,10 +348,168 @@ class InvaderAgent final : public Agent {
     return true;
   }
 
+  static InvaderSearch make_search(const InvaderParams& p) {
+    mcts::Expansion<EvalPrior> expansion;
+    expansion.top_k = p.top_k;
+    expansion.widen_initial = p.widen;
+    expansion.widen_step = p.step;
+    expansion.widen_every = p.every;
+    expansion.threshold = p.threshold;
+    mcts::CutoffPlayout<LieberumRef> playout;
+    playout.plies = p.plies;
+    return InvaderSearch({}, mcts::Uct{.c = p.c}, expansion, playout);
+  }
+
   std::string name_;
   InvaderParams p_;
   std::uint64_t seed_ = 0;
+  InvaderSearch search_ = make_search(p_);  // kept across moves: its arena stays warm
 };
+
+// ---------------------------------------------------------------------------------------
+// The paper's agents (Algorithm 1 and its ablations, §5.4)
+
+enum class PaperMode { kUctAe, kSgga, kGatAe, kHybrid };
+
+// MCTS with UCT-AE for N nodes, then the decision:
+//   uctae   the path of highest objective (the depth-normalised values, eq. 10–12), §4.3;
+//   sgga    SGGA's node (§4.2.4, eq. 16) and its path;
+//   gatae   GAT-AE's best whole move in the tree (the heads merged into a super-node);
+//   hybrid  Algorithm 1: SGGA's node, then GAT-AE's best whole move around it: among the
+//           whole moves of the node's queen (its head node), or all when there are none.
+// A path shorter than a turn is completed by UCT-AE's best-scored decisions.
+class PaperAgent final : public Agent {
+ public:
+  PaperAgent(std::string name, PaperMode mode, std::uint64_t nodes,
+             std::shared_ptr<paper::Networks> nets)
+      : name_(std::move(name)), mode_(mode), nodes_(nodes), nets_(std::move(nets)) {}
+  std::string name() const override { return name_; }
+  void reset(std::uint64_t seed) override { seed_ = seed; }
+
+  Move choose(const Position& pos, const std::optional<gsearch::Budget>& budget) override {
+    gsearch::Stopwatch watch;
+    const std::uint64_t seed =
+        seed_ ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(pos.turns_played() + 1));
+    const DecisionPosition root{pos};
+    auto search = paper::make_search(nets_, seed);
+    search.set_root(root);
+    const auto stats = search.run(budget.value_or(gsearch::Budget::node_count(nodes_)));
+    const paper::DecisionView view(search.tree());
+    std::vector<gsearch::NodeId> path;  // view nodes from the root
+    std::string how;
+    if (mode_ == PaperMode::kUctAe) {
+      path = best_objective_path(view);
+      how = "highest objective";
+    } else {
+      gsearch::NodeId chosen = 0;
+      if (mode_ != PaperMode::kGatAe && view.size() > 1) {
+        sgga_.prepare(view);
+        const auto& r = sgga_.run(seed);
+        chosen = r.node == gsearch::kNoNode ? 0 : r.node;
+        how = "sgga node at depth " + std::to_string(view.depth(chosen)) + " after " +
+              std::to_string(r.generations) + " generations";
+      }
+      if (mode_ == PaperMode::kSgga) {
+        path = path_to(view, chosen);
+      } else {
+        const auto data = paper::describe(view, root);
+        path = gat_choice(view, data, mode_ == PaperMode::kHybrid ? chosen : 0, how);
+      }
+    }
+    if (path.size() > 4) path.resize(4);  // root + three decisions: one turn
+    DecisionPosition s = root;
+    Decision turn[3];
+    int k = 0;
+    for (std::size_t i = 1; i < path.size(); ++i) {
+      turn[k] = view.tree()[view.tree_id(path[i])].move;
+      s.apply(turn[k++]);
+    }
+    for (; k < 3; ++k) {  // complete the turn by UCT-AE's scores
+      gsearch::MoveListOf<DecisionPosition> options;
+      s.legal_moves(options);
+      float scores[DecisionPosition::max_moves];
+      paper::score_decisions(nets_->uctae, s, options, scores);
+      turn[k] = options[static_cast<std::size_t>(std::max_element(scores, scores + options.size()) -
+                                                 scores)];
+      s.apply(turn[k]);
+    }
+    const Move m{turn[1].from, turn[1].to, turn[2].to};
+    info_ = SearchInfo{};
+    info_.pv = {m};
+    info_.iterations = stats.iterations;
+    info_.seconds = watch.seconds();
+    info_.details = "tree: " + std::to_string(view.size()) + " nodes, depth " +
+                    std::to_string(gsearch::max_depth(view)) + "; decision: " + how + "\n";
+    return m;
+  }
+
+ private:
+  static std::vector<gsearch::NodeId> path_to(const paper::DecisionView& view, gsearch::NodeId n) {
+    std::vector<gsearch::NodeId> path;
+    for (gsearch::NodeId x = n; x != gsearch::kNoNode; x = view.parent(x)) path.push_back(x);
+    std::reverse(path.begin(), path.end());
+    return path;
+  }
+  static std::vector<gsearch::NodeId> best_objective_path(const paper::DecisionView& view) {
+    std::vector<gsearch::NodeId> path{0};
+    while (path.size() < 4) {
+      const auto kids = view.children(path.back());
+      if (kids.empty()) break;
+      path.push_back(
+          *std::max_element(kids.begin(), kids.end(), [&](gsearch::NodeId a, gsearch::NodeId b) {
+            return view.objective(a) < view.objective(b);
+          }));
+    }
+    return path;
+  }
+  // GAT-AE's best whole move among the candidates around `around` (the root: all of them).
+  std::vector<gsearch::NodeId> gat_choice(const paper::DecisionView& view,
+                                          const paper::TreeData& data, gsearch::NodeId around,
+                                          std::string& how) {
+    const auto ancestor_at = [&](gsearch::NodeId n, int depth) {
+      while (data.depth[n] > depth) n = data.parent[n];
+      return n;
+    };
+    // The subgraph around SGGA's node: the whole moves of its queen (its head node), or of the
+    // whole tree when it is the root or its queen has no whole move yet.
+    std::vector<gsearch::NodeId> candidates;
+    const int d = data.depth[around];
+    for (int level = std::min(d, 1); level >= 0 && candidates.empty(); --level) {
+      const gsearch::NodeId anchor = ancestor_at(around, level);
+      for (gsearch::NodeId w : data.whole_moves)
+        if (ancestor_at(w, level) == anchor) candidates.push_back(w);
+    }
+    if (candidates.empty()) {
+      how += (how.empty() ? "" : "; ") + std::string("no whole move in the tree");
+      return path_to(view, around);
+    }
+    const auto input = paper::gat_input(data);
+    const auto scores = nets_->gatae.forward(input.x, input.graph);
+    const auto best = *std::max_element(
+        candidates.begin(), candidates.end(), [&](gsearch::NodeId a, gsearch::NodeId b) {
+          return scores(input.row_of[a], 0) < scores(input.row_of[b], 0);
+        });
+    how += (how.empty() ? "" : "; ") + std::string("gat-ae best of ") +
+           std::to_string(candidates.size()) + " whole moves";
+    return path_to(view, best);
+  }
+
+  std::string name_;
+  PaperMode mode_;
+  std::uint64_t nodes_;
+  std::shared_ptr<paper::Networks> nets_;
+  gsearch::sgga::Sgga sgga_;
+  std::uint64_t seed_ = 0;
+};
+
+std::shared_ptr<paper::Networks> load_networks(const Values& v) {
+  const std::string& u = v.text("uctae");
+  const std::string& g = v.text("gatae");
+  return std::make_shared<paper::Networks>(
+      u == "shipped" && g == "shipped"
+          ? paper::Networks::shipped()
+          : paper::Networks::from_files(u == "shipped" ? "" : u, g == "shipped" ? "" : g));
+}
 
 // ---------------------------------------------------------------------------------------
 // The registry
@@ -422,6 +582,27 @@ const std::vector<AgentDef>& registry() {
                                  .expected_moves = 40};
            return std::unique_ptr<Agent>(new InvaderAgent(n, p));
          }});
+    const auto paper_agent = [](const char* name, PaperMode mode, const char* help) {
+      return AgentDef{
+          name,
+          help,
+          {{"n", "30", "nodes added to the tree per move (the paper's N)", {}, 1, 1e7},
+           {"uctae", "shipped", "UCT-AE weight file (shipped: the trained default)", {"*"}},
+           {"gatae", "shipped", "GAT-AE weight file (shipped: the trained default)", {"*"}}},
+          [mode](const Values& v, const std::string& n) {
+            return std::unique_ptr<Agent>(new PaperAgent(n, mode, v.count("n"), load_networks(v)));
+          }};
+    };
+    d.push_back(
+        paper_agent("uctae", PaperMode::kUctAe,
+                    "MCTS with UCT-AE (eq. 13-14) and the depth-normalising update (eq. 10-12)"));
+    d.push_back(
+        paper_agent("sgga", PaperMode::kSgga, "MCTS with UCT-AE, decision by SGGA (eq. 16)"));
+    d.push_back(paper_agent("gatae", PaperMode::kGatAe,
+                            "MCTS with UCT-AE, decision by GAT-AE (eq. 6-8, 15)"));
+    d.push_back(paper_agent(
+        "hybrid", PaperMode::kHybrid,
+        "the paper's Algorithm 1: UCT-AE search, SGGA, then GAT-AE around SGGA's node"));
     return d;
   }();
   return defs;
@@ -476,7 +657,9 @@ std::unique_ptr<Agent> make_agent(std::string_view spec) {
             "agent " + name + " has no parameter \"" + key + "\"" +
             (known.empty() ? std::string(" (it takes none)") : " (known: " + known + ")"));
       }
-      if (!p->choices.empty()) {
+      if (p->choices.size() == 1 && p->choices[0] == "*") {
+        if (value.empty()) throw SpecError("agent " + name + ": " + key + " is empty");
+      } else if (!p->choices.empty()) {
         if (std::find(p->choices.begin(), p->choices.end(), value) == p->choices.end()) {
           std::string allowed;
           for (const auto& c : p->choices) allowed += (allowed.empty() ? "" : ", ") + c;
@@ -509,7 +692,7 @@ std::string describe_agents() {
     out << "\n    " << d.help << "\n";
     for (const auto& p : d.params) {
       out << "      " << p.name << "  " << p.help;
-      if (!p.choices.empty()) {
+      if (!p.choices.empty() && p.choices[0] != "*") {
         out << " (";
         for (std::size_t i = 0; i < p.choices.size(); ++i) out << (i ? "|" : "") << p.choices[i];
         out << ")";

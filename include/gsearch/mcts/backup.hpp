@@ -11,7 +11,11 @@
 //   start    obj(n) = (q(n) + 1) / 2, the node's value for its mover in [0, 1];
 //   Pass I   bottom-up, for each internal node, v̄(n) = mean of obj(c) over its visited
 //            children (eq. 10), then obj(n) += v̄(n) at even depth and obj(n) += 2^(-v̄(n))
-//            at odd depth (eq. 11; the root has depth 0);
+//            at odd depth (eq. 11; the root has depth 0) — Parity::kDepth, the paper's text.
+//            The paper's trees alternate players with depth; where a game keeps one player
+//            for several plies (the Amazons decision model) the parity that matches the
+//            intent is the player's: Parity::kPlayer adds 2^(-v̄) where the player to move
+//            at n differs from the player who moved into n, and v̄ where they are the same;
 //   Pass II  obj(n) /= (H_max + 1 - depth(n)) (eq. 12), H_max the deepest visited node.
 // With node values in [0, 1] every objective ends in [0, 1]: below depth d at most
 // H_max - d terms of at most 1 were added, and the divisor is H_max + 1 - d.
@@ -20,9 +24,12 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <span>
+#include <type_traits>
 #include <vector>
 
+#include "gsearch/mcts/params.hpp"
 #include "gsearch/mcts/tree.hpp"
 
 namespace gsearch::mcts {
@@ -46,8 +53,11 @@ class DepthNormalizer {
   // node's parent has a smaller id. obj[i] is the node's value in [0, 1] on entry and its
   // objective on return. Nodes for which included(i) is false take no part (their objective
   // is left at 0) — the visited part of an MCTS arena, for instance.
-  template <class Included>
-  void run(std::span<const NodeId> parent, std::span<float> obj, Included included) {
+  //
+  // flips(i) says whether node i's Pass I term is 2^(-v̄) (else v̄); nullptr: odd depth.
+  template <class Included, class Flips = std::nullptr_t>
+  void run(std::span<const NodeId> parent, std::span<float> obj, Included included,
+           Flips flips = nullptr) {
     const std::size_t n = parent.size();
     depth_.assign(n, 0);
     sum_.assign(n, 0.0);
@@ -65,8 +75,13 @@ class DepthNormalizer {
     for (NodeId i = static_cast<NodeId>(n); i-- > 0;) {
       if (!included(i)) continue;
       if (count_[i] > 0) {
-        const double mean = sum_[i] / count_[i];                                     // eq. 10
-        obj[i] += static_cast<float>(depth_[i] % 2 == 0 ? mean : std::exp2(-mean));  // eq. 11
+        const double mean = sum_[i] / count_[i];  // eq. 10
+        bool flip;
+        if constexpr (std::is_null_pointer_v<Flips>)
+          flip = depth_[i] % 2 == 1;
+        else
+          flip = flips(i);
+        obj[i] += static_cast<float>(flip ? std::exp2(-mean) : mean);  // eq. 11
       }
       if (i != 0) {
         sum_[parent[i]] += obj[i];
@@ -81,7 +96,7 @@ class DepthNormalizer {
   // The pass over the visited nodes of an MCTS tree: each starts from (q + 1) / 2, its value
   // for its mover in [0, 1], and the objectives go to tree.objective().
   template <MoveType Move>
-  void run(Tree<Move>& tree) {
+  void run(Tree<Move>& tree, Parity parity = Parity::kDepth) {
     const std::size_t n = tree.size();
     parent_.resize(n);
     auto& obj = tree.objective();
@@ -90,7 +105,14 @@ class DepthNormalizer {
       parent_[i] = tree[i].parent;
       obj[i] = (tree[i].q + 1.0f) / 2.0f;
     }
-    run(parent_, obj, [&](NodeId i) { return i == 0 || tree[i].visited(); });
+    const auto included = [&](NodeId i) { return i == 0 || tree[i].visited(); };
+    if (parity == Parity::kDepth) {
+      run(parent_, obj, included);
+    } else {  // the children's mover is the player to move at the node
+      run(parent_, obj, included, [&](NodeId i) {
+        return tree[i].num_children > 0 && tree[tree[i].first_child].mover != tree[i].mover;
+      });
+    }
   }
 
  private:
@@ -102,8 +124,8 @@ class DepthNormalizer {
 
 // One depth-normalising pass over `tree` (see DepthNormalizer).
 template <MoveType Move>
-void depth_normalize(Tree<Move>& tree) {
-  DepthNormalizer().run(tree);
+void depth_normalize(Tree<Move>& tree, Parity parity = Parity::kDepth) {
+  DepthNormalizer().run(tree, parity);
 }
 
 template <class B, class Move>

@@ -132,9 +132,9 @@ class Search {
       stats.nodes_added += iterate();
       ++stats.iterations;
       if (params_.normalize_every && stats.iterations % params_.normalize_every == 0)
-        normalizer_.run(tree_);
+        normalizer_.run(tree_, params_.normalize_parity);
     }
-    if (params_.normalize_at_end) normalizer_.run(tree_);
+    if (params_.normalize_at_end) normalizer_.run(tree_, params_.normalize_parity);
     stats.seconds = tracker.elapsed();
     return stats;
   }

@@ -6,6 +6,12 @@
 
 namespace gsearch::mcts {
 
+// Which nodes of the depth-normalising pass add 2^(-v̄) instead of v̄ (eq. 11, backup.hpp).
+enum class Parity : std::uint8_t {
+  kDepth,   // odd depth (the paper's text)
+  kPlayer,  // where the player changes below the node (turns split into decisions)
+};
+
 // How the search's move is chosen from the root's children once the budget is spent.
 enum class FinalChoice : std::uint8_t {
   kMostVisits,  // the most visited child (ties: higher value, then generation order)
@@ -19,6 +25,9 @@ struct Params {
   // during the search; 0 = never during the search.
   std::uint32_t normalize_every = 0;
   bool normalize_at_end = false;  // run the pass once more when a search ends
+  // Which nodes add 2^(-v̄) in the pass (backup.hpp): odd depths, as the paper writes, or
+  // where the player changes (for turns split into decisions).
+  Parity normalize_parity = Parity::kDepth;
   bool reuse_tree = true;         // advance() keeps the played child's subtree
   std::size_t reserve_nodes = 0;  // node slots to reserve up front (0 = grow on demand)
   // Never let the arena exceed this many node slots: a leaf that would push it over is
