@@ -74,7 +74,7 @@ class AlphaBeta {
   // result (the first iteration always completes, budgets notwithstanding).
   Result<Move> search(const G& root, const Budget& budget = {}) {
     Result<Move> result;
-    tracker_.emplace(budget, 256);
+    tracker_.emplace(budget, 1);  // negamax already asks only every 1024 nodes
     stopped_ = false;
     nodes_ = 0;
     tt_.new_search();
@@ -142,6 +142,10 @@ class AlphaBeta {
     if ((nodes_ & 1023) == 0 && allow_stop_ && tracker_->exhausted(0, nodes_)) stopped_ = true;
     if (stopped_) return 0;
     if (state.is_terminal()) return terminal_score(state, ply);
+    if constexpr (kSolver && ProvableGame<G>) {
+      if (const int outcome = state.proven_outcome(); outcome != 0)
+        return outcome > 0 ? kWin : -kWin;
+    }
     if (depth <= 0 || ply >= kMaxPly - 1) return leaf_score(state);
 
     const Score alpha_in = alpha;

@@ -24,7 +24,11 @@
 //   random_move(rng)  a legal move drawn uniformly, without listing them (RandomMoveGame);
 //   mid_turn()        true between the decisions of a turn split into several
 //                     (TurnSplitGame; such games keep the player to move within a turn);
-//   move_to_string(m) / parse_move(text)  move notation (NotatedGame).
+//   move_to_string(m) / parse_move(text)  move notation (NotatedGame);
+//   proven_outcome()  the outcome for the player to move when the game can prove it without
+//                     search: +1, -1, or 0 for not known (ProvableGame);
+//   essential_moves(list)  the legal moves less some that another listed move dominates
+//                     (ReducibleGame; exact solvers search these instead).
 #pragma once
 
 #include <concepts>
@@ -122,6 +126,24 @@ concept NotatedGame = Game<G> &&
     requires(const G& cg, const typename G::Move& m, std::string_view text) {
   { cg.move_to_string(m) } -> std::convertible_to<std::string>;
   { cg.parse_move(text) } -> std::same_as<typename G::Move>;
+};
+
+// proven_outcome(): for a non-terminal state, +1 when the player to move is proven to win
+// against any defence, -1 when proven to lose, 0 when the game cannot tell. It must be exact
+// (solvers take it as a proof), so a game answers only what it can prove, e.g. Amazons
+// positions whose regions are separated (examples/amazons/regions.hpp).
+template <class G>
+concept ProvableGame = Game<G> && requires(const G& cg) {
+  { cg.proven_outcome() } -> std::convertible_to<int>;
+};
+
+// essential_moves(list): like legal_moves(list), but may leave out moves that are dominated:
+// for each move left out, some listed move is at least as good for the player to move against
+// any play (so if a winning move exists, a listed one wins). Exact solvers search these; the
+// result is exact as long as the game's claim of dominance is.
+template <class G>
+concept ReducibleGame = Game<G> && requires(const G& cg, MoveListOf<G>& list) {
+  { cg.essential_moves(list) } -> std::same_as<void>;
 };
 
 // True when `m` is one of the legal moves of `state`. Linear in the number of moves; meant

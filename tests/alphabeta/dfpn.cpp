@@ -1,0 +1,157 @@
+// df-pn: proofs equal exhaustive search (with and without a game's knowledge, in a game with
+// draws, and with the player to move kept for several plies), the 4x4 Amazons proof, winning
+// moves, budgets and the table kept between calls.
+#include "gsearch/alphabeta/dfpn.hpp"
+
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "amazons/decision.hpp"
+#include "amazons/exact.hpp"
+#include "amazons/solver.hpp"
+#include "support/mnk.hpp"
+
+namespace ab = gsearch::alphabeta;
+using amazons::Position;
+using amazons::SolverPosition;
+using test_games::TicTacToe;
+
+namespace {
+
+// Negamax value of a tic-tac-toe position for the player to move: +1, 0 (draw) or -1.
+int ttt_value(const TicTacToe& g, std::map<std::uint64_t, int>& memo) {
+  if (g.is_terminal()) return static_cast<int>(g.result(g.to_move()));
+  if (const auto it = memo.find(g.hash()); it != memo.end()) return it->second;
+  gsearch::MoveListOf<TicTacToe> moves;
+  g.legal_moves(moves);
+  int best = -1;
+  for (const auto& m : moves) {
+    TicTacToe c = g;
+    c.apply(m);
+    best = std::max(best, -ttt_value(c, memo));
+  }
+  memo.emplace(g.hash(), best);
+  return best;
+}
+
+// The proof's claim about `child`, one move after a root where the player to move won with
+// that move: the opponent, now to move, cannot win.
+template <class G>
+bool opponent_cannot_win(const G& child) {
+  ab::Dfpn<G> check({.tt_megabytes = 1});
+  return check.solve(child).proven_loss;
+}
+
+}  // namespace
+
+TEST_CASE("tic-tac-toe: a proof is a forced win, a disproof a loss or a draw") {
+  gsearch::Rng rng(2);
+  std::map<std::uint64_t, int> memo;
+  ab::Dfpn<TicTacToe> solver({.tt_megabytes = 1});
+  int wins = 0, draws = 0, losses = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    TicTacToe g;
+    for (int k = static_cast<int>(rng.below(6)); k > 0 && !g.is_terminal(); --k)
+      g.apply(gsearch::uniform_random_move(g, rng));
+    if (g.is_terminal()) continue;
+    const int value = ttt_value(g, memo);
+    const auto r = solver.solve(g);
+    CHECK(r.proven_win == (value > 0));
+    CHECK(r.proven_loss == (value <= 0));
+    (value > 0 ? wins : value == 0 ? draws : losses)++;
+    if (r.proven_win) {
+      REQUIRE(r.has_move);
+      TicTacToe c = g;
+      c.apply(r.best);
+      CHECK(-ttt_value(c, memo) == 1);
+    }
+  }
+  CHECK(wins > 20);
+  CHECK(draws > 20);
+  CHECK(losses > 5);
+}
+
+TEST_CASE("Amazons: df-pn equals exhaustive search on random small positions") {
+  gsearch::Rng rng(8);
+  exact::Solver reference;
+  int tried = 0, wins = 0;
+  for (int trial = 0; trial < 250; ++trial) {
+    const int cols = 3 + static_cast<int>(rng.below(3)), rows = 3 + static_cast<int>(rng.below(2));
+    const Position pos = exact::random_position(rng, cols, rows, 1 + static_cast<int>(rng.below(3)),
+                                                1 + static_cast<int>(rng.below(3)), 0.3);
+    if (pos.is_terminal() || amazons::popcount(pos.empty()) > 8) continue;
+    ++tried;
+    CAPTURE(pos.fen());
+    const bool win = reference.wins(pos);
+    wins += win;
+    // Plain rules: no knowledge, no heuristic.
+    ab::Dfpn<Position> plain({.tt_megabytes = 1});
+    const auto r = plain.solve(pos);
+    CHECK(r.proven_win == win);
+    CHECK(r.proven_loss == !win);
+    // With the region knowledge, the dominated moves left out and the heuristic.
+    ab::Dfpn<SolverPosition> informed({.tt_megabytes = 1});
+    const auto k = informed.solve(SolverPosition(pos));
+    CHECK(k.proven_win == win);
+    CHECK(k.proven_loss == !win);
+    if (win) {
+      REQUIRE(k.has_move);
+      SolverPosition child(pos);
+      child.apply(k.best);
+      CHECK_FALSE(reference.wins(child));
+    }
+  }
+  CHECK(tried > 150);
+  CHECK(wins > 50);
+  CHECK(tried - wins > 30);
+}
+
+TEST_CASE("4x4 Amazons is a second-player win: whole turns, decisions, with knowledge") {
+  const Position start = Position::from_fen("1qq1/q2q/Q2Q/1QQ1 w - - 0 1");
+  ab::Dfpn<Position> whole({.tt_megabytes = 16});
+  const auto r = whole.solve(start);
+  CHECK(r.proven_loss);
+  CHECK_FALSE(r.proven_win);
+  CHECK(r.nodes > 0);
+  ab::Dfpn<amazons::DecisionPosition> decisions({.tt_megabytes = 16});
+  CHECK(decisions.solve(amazons::DecisionPosition{start}).proven_loss);
+  ab::Dfpn<SolverPosition> informed({.tt_megabytes = 16});
+  const auto k = informed.solve(SolverPosition(start));
+  CHECK(k.proven_loss);
+  CHECK(k.nodes < r.nodes);
+}
+
+TEST_CASE("after any first move on 4x4, the second player's winning move is a proven win") {
+  const Position start = Position::from_fen("1qq1/q2q/Q2Q/1QQ1 w - - 0 1");
+  gsearch::MoveListOf<Position> firsts;
+  start.legal_moves(firsts);
+  for (std::size_t i = 0; i < firsts.size(); i += 7) {  // every seventh first move
+    SolverPosition after(start);
+    after.apply(firsts[i]);
+    CAPTURE(after.fen());
+    ab::Dfpn<SolverPosition> solver({.tt_megabytes = 4});
+    const auto r = solver.solve(after);
+    REQUIRE(r.proven_win);
+    REQUIRE(r.has_move);
+    SolverPosition reply = after;
+    reply.apply(r.best);
+    CHECK(opponent_cannot_win(reply));
+  }
+}
+
+TEST_CASE("budgets stop the search unproven; the table carries over to the next call") {
+  const SolverPosition start(Position::from_fen("1qq1/q2q/Q2Q/1QQ1 w - - 0 1"));
+  ab::Dfpn<SolverPosition> solver({.tt_megabytes = 16});
+  const auto cut = solver.solve(start, gsearch::Budget::node_count(200));
+  CHECK_FALSE(cut.proven_win);
+  CHECK_FALSE(cut.proven_loss);
+  CHECK(cut.nodes < 200 + 64);
+  const auto full = solver.solve(start);
+  CHECK(full.proven_loss);
+  const auto again = solver.solve(start);
+  CHECK(again.proven_loss);
+  CHECK(again.nodes < full.nodes / 10);  // the proof is in the table
+  solver.clear();
+  CHECK(solver.solve(start).nodes > again.nodes);
+}
