@@ -1,0 +1,295 @@
+// amazons/label_store.hpp — labels in an append-only JSON-lines file that a kill -9 at any
+// moment leaves readable, and that a rerun resumes without losing or repeating a label.
+//
+// One label per line (docs/labeler.md has every field):
+//   {"fen":"3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1","move":"d1-d6/g9",
+//    "move_score":0.62,"place_score":0.41,"teacher":"gpt-4o-mini@http://127.0.0.1:8080/v1/
+//    chat/completions","attempts":1,"ms":3.1}
+//
+// Why a crash cannot damage it:
+//   - the file is opened with O_APPEND and each label is one line, written by one write(2),
+//     so a process killed at any moment leaves every earlier line whole and at most the last
+//     one cut short — a torn line, recognisable because it lacks its final '\n' (JSON text
+//     never holds a raw line break);
+//   - on open, a torn last line is reported and cut off (ftruncate) before anything is
+//     appended. A line that ends in '\n' but is not a label is damage no crash of this writer
+//     makes: it is an error naming the file and line, and nothing is changed;
+//   - a write that stops short (disk full) is completed, or else the partial line is cut off
+//     again, so the file never keeps a partial line while the writer lives;
+//   - fdatasync after every `sync_every` labels carries the lines through an OS crash or a
+//     power loss as well (kill -9 needs no sync: the kernel holds the bytes once write
+//     returns); a power loss between syncs loses at most the labels since the last one;
+//   - one writer at a time: the file is locked (flock) while open.
+// Resuming: the labels present are indexed by (teacher, FEN, move) and append() skips a label
+// already there.
+#pragma once
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "amazons/position.hpp"
+
+namespace amazons {
+
+struct Label {
+  std::string fen{};       // the position before the move, as Position::fen() writes it
+  std::string move{};      // the move, "d1-d6/g9"
+  double move_score = 0;   // the teacher's move_score, in [0, 1]
+  double place_score = 0;  // the teacher's place_score, in [0, 1]
+  std::string teacher{};   // "model@url" (teacher_name in labeler.hpp)
+  int attempts = 1;        // replies asked for before one was accepted
+  double ms = 0;           // wall time of the label, milliseconds
+};
+
+// A label file that is not a label file: "<path>:<line>: <what is wrong>". Bad input.
+class StoreError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// The line of `label`, '\n' included.
+inline std::string label_line(const Label& label) {
+  nlohmann::ordered_json j = {{"fen", label.fen},
+                              {"move", label.move},
+                              {"move_score", label.move_score},
+                              {"place_score", label.place_score},
+                              {"teacher", label.teacher},
+                              {"attempts", label.attempts},
+                              {"ms", std::round(label.ms * 1000) / 1000}};
+  return j.dump() + "\n";
+}
+
+// Reads one line (without its '\n'). Throws std::invalid_argument saying what is wrong: not
+// JSON, a missing or mistyped field, a score outside [0, 1], a FEN or move that does not
+// parse, an illegal move.
+inline Label parse_label_line(std::string_view line) {
+  const nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) throw std::invalid_argument("not JSON");
+  if (!j.is_object()) throw std::invalid_argument("not a JSON object");
+  const auto text = [&](const char* key) {
+    if (!j.contains(key) || !j[key].is_string() || j[key].get_ref<const std::string&>().empty())
+      throw std::invalid_argument(std::string("no \"") + key + "\" string");
+    return j[key].get<std::string>();
+  };
+  const auto score = [&](const char* key) {
+    if (!j.contains(key) || !j[key].is_number())
+      throw std::invalid_argument(std::string("no \"") + key + "\" number");
+    const double v = j[key].get<double>();
+    if (!(v >= 0 && v <= 1)) throw std::invalid_argument(std::string(key) + " is not in [0, 1]");
+    return v;
+  };
+  Label l;
+  l.fen = text("fen");
+  l.move = text("move");
+  l.teacher = text("teacher");
+  l.move_score = score("move_score");
+  l.place_score = score("place_score");
+  if (j.contains("attempts") && j["attempts"].is_number_integer())
+    l.attempts = j["attempts"].get<int>();
+  if (j.contains("ms") && j["ms"].is_number()) l.ms = j["ms"].get<double>();
+  const Position pos = Position::from_fen(l.fen);  // NotationError is an invalid_argument
+  (void)pos.parse_move(l.move);
+  return l;
+}
+
+struct LabelStoreParams {
+  // fdatasync after this many appended labels: 1 after each, N after every N-th, 0 only when
+  // the store is closed. kill -9 is safe with any value; the value bounds what an OS crash
+  // or power loss can take (docs/labeler.md has the cost of each).
+  std::size_t sync_every = 1;
+};
+
+namespace detail {
+
+inline std::string store_key(std::string_view teacher, std::string_view fen,
+                             std::string_view move) {
+  std::string k;
+  k.reserve(teacher.size() + fen.size() + move.size() + 2);
+  k.append(teacher).append(1, '\n').append(fen).append(1, '\n').append(move);
+  return k;
+}
+
+// The whole file `fd` refers to; throws std::runtime_error naming `path`.
+inline std::string read_all(int fd, const std::string& path) {
+  std::string data;
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n > 0) {
+      data.append(chunk, static_cast<std::size_t>(n));
+    } else if (n == 0) {
+      return data;
+    } else if (errno != EINTR) {
+      throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
+    }
+  }
+}
+
+// Calls f(label, line number) for every whole line of `data`; returns the length of the
+// whole lines (the rest, if any, is a torn last line). Throws StoreError at a damaged line.
+template <class F>
+std::size_t for_each_label(std::string_view data, const std::string& path, F&& f) {
+  std::size_t pos = 0, line_no = 0;
+  for (;;) {
+    const auto nl = data.find('\n', pos);
+    if (nl == std::string_view::npos) return pos;
+    ++line_no;
+    const std::string_view line = data.substr(pos, nl - pos);
+    if (line.find_first_not_of(" \t\r") != std::string_view::npos) {
+      try {
+        f(parse_label_line(line), line_no);
+      } catch (const std::invalid_argument& e) {
+        throw StoreError(path + ":" + std::to_string(line_no) + ": not a label (" + e.what() + ")");
+      }
+    }
+    pos = nl + 1;
+  }
+}
+
+}  // namespace detail
+
+// Every label of the file at `path`, without changing it (a torn last line is left out and
+// its length stored in *torn_bytes). Throws StoreError naming a damaged line, and
+// std::runtime_error when the file cannot be read.
+inline std::vector<Label> read_labels(const std::string& path, std::size_t* torn_bytes = nullptr) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw std::runtime_error("cannot read " + path + ": " + std::strerror(errno));
+  std::string data;
+  try {
+    data = detail::read_all(fd, path);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  ::close(fd);
+  std::vector<Label> labels;
+  const std::size_t whole = detail::for_each_label(
+      data, path, [&](Label l, std::size_t) { labels.push_back(std::move(l)); });
+  if (torn_bytes) *torn_bytes = data.size() - whole;
+  return labels;
+}
+
+class LabelStore {
+ public:
+  // Opens the store at `path`, creating it if need be, and locks it. Reads every label (to
+  // skip them later) and cuts off a torn last line (torn_bytes() tells how long it was).
+  // Throws StoreError naming the first damaged line (the file is left as it was), and
+  // std::runtime_error when the file cannot be opened, read or locked.
+  explicit LabelStore(std::string path, LabelStoreParams params = {})
+      : path_(std::move(path)), params_(params) {
+    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw std::runtime_error("cannot open " + path_ + ": " + std::strerror(errno));
+    try {
+      if (::flock(fd_, LOCK_EX | LOCK_NB) != 0)
+        throw std::runtime_error(errno == EWOULDBLOCK
+                                     ? path_ + " is open in another labeler (it is locked)"
+                                     : "cannot lock " + path_ + ": " + std::strerror(errno));
+      const std::string data = detail::read_all(fd_, path_);
+      bytes_ = detail::for_each_label(data, path_, [&](const Label& l, std::size_t) {
+        if (keys_.insert(detail::store_key(l.teacher, l.fen, l.move)).second)
+          ++loaded_;
+        else
+          ++duplicates_;
+      });
+      torn_bytes_ = data.size() - bytes_;
+      if (torn_bytes_ && (::ftruncate(fd_, static_cast<off_t>(bytes_)) != 0 || ::fsync(fd_) != 0))
+        throw std::runtime_error("cannot cut the torn last line of " + path_ + ": " +
+                                 std::strerror(errno));
+    } catch (...) {
+      ::close(fd_);
+      throw;
+    }
+  }
+
+  // Syncs and closes (errors are ignored here: call sync() to see them).
+  ~LabelStore() {
+    if (unsynced_) ::fdatasync(fd_);
+    ::close(fd_);
+  }
+  LabelStore(const LabelStore&) = delete;
+  LabelStore& operator=(const LabelStore&) = delete;
+
+  // True when the file holds a label of `teacher` for `move` in `fen`.
+  [[nodiscard]] bool contains(std::string_view teacher, std::string_view fen,
+                              std::string_view move) const {
+    std::lock_guard lock(mutex_);
+    return keys_.count(detail::store_key(teacher, fen, move)) != 0;
+  }
+
+  // Appends `label` unless the file already holds one for its (teacher, FEN, move); returns
+  // whether it was appended. Throws std::runtime_error when the line cannot be written or
+  // synced; the file then holds exactly the labels it held before.
+  bool append(const Label& label) {
+    const std::string line = label_line(label);
+    std::lock_guard lock(mutex_);
+    std::string key = detail::store_key(label.teacher, label.fen, label.move);
+    if (keys_.count(key)) return false;
+    for (std::size_t done = 0; done < line.size();) {
+      const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
+      if (n > 0) {
+        done += static_cast<std::size_t>(n);
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      const int err = n < 0 ? errno : ENOSPC;
+      const bool cut = ::ftruncate(fd_, static_cast<off_t>(bytes_)) == 0;
+      throw std::runtime_error("cannot write to " + path_ + ": " + std::strerror(err) +
+                               (cut ? " (the labels written before are kept)"
+                                    : " (and a partial line is left; the next open cuts it)"));
+    }
+    bytes_ += line.size();
+    keys_.insert(std::move(key));
+    ++appended_;
+    if (params_.sync_every && ++unsynced_ >= params_.sync_every) sync_locked();
+    return true;
+  }
+
+  // Makes every appended label durable (fdatasync). Throws std::runtime_error.
+  void sync() {
+    std::lock_guard lock(mutex_);
+    sync_locked();
+  }
+
+  [[nodiscard]] const std::string& path() const noexcept { return path_; }
+  // Labels in the file: found on open plus appended.
+  [[nodiscard]] std::size_t size() const {
+    std::lock_guard lock(mutex_);
+    return loaded_ + appended_;
+  }
+  [[nodiscard]] std::size_t loaded() const noexcept { return loaded_; }          // found on open
+  [[nodiscard]] std::size_t torn_bytes() const noexcept { return torn_bytes_; }  // cut on open
+  // Labels found on open that repeat an earlier line's (teacher, FEN, move); they stay in
+  // the file and count once.
+  [[nodiscard]] std::size_t duplicates() const noexcept { return duplicates_; }
+
+ private:
+  void sync_locked() {
+    if (::fdatasync(fd_) != 0)
+      throw std::runtime_error("cannot sync " + path_ + ": " + std::strerror(errno));
+    unsynced_ = 0;
+  }
+
+  std::string path_;
+  LabelStoreParams params_;
+  int fd_ = -1;
+  mutable std::mutex mutex_;  // guards the members below
+  std::unordered_set<std::string> keys_;
+  std::size_t bytes_ = 0;  // length of the file: whole lines only
+  std::size_t loaded_ = 0, appended_ = 0, duplicates_ = 0, torn_bytes_ = 0, unsynced_ = 0;
+};
+
+}  // namespace amazons

@@ -1,0 +1,87 @@
+// amazons/teacher_agent.cpp — the teacher agent (teacher_agent.hpp).
+#include "amazons/teacher_agent.hpp"
+
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include "amazons/candidates.hpp"
+
+namespace amazons {
+namespace {
+
+class TeacherAgent final : public Agent {
+ public:
+  explicit TeacherAgent(const TeacherAgentOptions& options) : options_(options) {
+    options_.client.url = options_.url;
+    if (!options_.url.empty()) (void)teacher_endpoint(options_.url);  // a bad URL fails now
+  }
+
+  std::string name() const override { return options_.name; }
+  void reset(std::uint64_t seed) override { rng_.reseed(seed); }
+
+  Move choose(const Position& pos, const std::optional<gsearch::Budget>&) override {
+    gsearch::Stopwatch watch;
+    const std::vector<Move> candidates =
+        options_.candidates ? prior_candidates(pos, options_.candidates) : all_candidates(pos);
+    std::vector<std::optional<Scores>> scores(candidates.size());
+    std::string failure;
+    if (options_.url.empty()) {
+      for (std::size_t i = 0; i < candidates.size(); ++i)
+        scores[i] = teacher_scores(pos, candidates[i], options_.teacher);
+    } else {
+      LabelerParams params{
+          .client = options_.client, .connections = options_.connections, .give_up_after = 0};
+      try {
+        Labeler labeler(params, [&](const LabelJob& job, const ScoreOutcome& out) {
+          scores[job.tag] = out.scores;
+          if (!out.scores) failure = out.error;
+        });
+        for (std::size_t i = 0; i < candidates.size(); ++i) labeler.submit({pos, candidates[i], i});
+        labeler.finish();
+      } catch (const TeacherError& e) {
+        failure = e.what();
+      }
+    }
+    // The best sum; ties broken uniformly at random.
+    double best = -std::numeric_limits<double>::infinity();
+    std::size_t choice = candidates.size(), ties = 0, scored = 0;
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      if (!scores[i]) continue;
+      ++scored;
+      const double v = scores[i]->move + scores[i]->place;
+      if (v > best) {
+        best = v, choice = i, ties = 1;
+      } else if (v == best && rng_.below(++ties) == 0) {
+        choice = i;
+      }
+    }
+    if (choice == candidates.size())
+      throw std::runtime_error("teacher agent: no candidate move was scored (" + failure + ")");
+    info_ = SearchInfo{};
+    info_.pv = {candidates[choice]};
+    info_.value = best - 1.0;
+    info_.iterations = scored;
+    info_.seconds = watch.seconds();
+    char line[96];
+    std::snprintf(line, sizeof line, "  %s  move %.2f  place %.2f  (%zu of %zu scored)\n",
+                  pos.move_to_string(candidates[choice]).c_str(), scores[choice]->move,
+                  scores[choice]->place, scored, candidates.size());
+    info_.details = line;
+    return candidates[choice];
+  }
+
+ private:
+  TeacherAgentOptions options_;
+  gsearch::Rng rng_;
+};
+
+}  // namespace
+
+std::unique_ptr<Agent> make_teacher_agent(const TeacherAgentOptions& options) {
+  return std::make_unique<TeacherAgent>(options);
+}
+
+}  // namespace amazons
