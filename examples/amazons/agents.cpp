@@ -13,6 +13,7 @@
 #include "amazons/decision.hpp"
 #include "amazons/eval.hpp"
 #include "amazons/paper.hpp"
+#include "amazons/teacher_agent.hpp"
 #include "gsearch/alphabeta/alphabeta.hpp"
 #include "gsearch/mcts/mcts.hpp"
 #include "gsearch/sgga/sgga.hpp"
@@ -505,10 +506,14 @@ class PaperAgent final : public Agent {
 std::shared_ptr<paper::Networks> load_networks(const Values& v) {
   const std::string& u = v.text("uctae");
   const std::string& g = v.text("gatae");
-  return std::make_shared<paper::Networks>(
-      u == "shipped" && g == "shipped"
-          ? paper::Networks::shipped()
-          : paper::Networks::from_files(u == "shipped" ? "" : u, g == "shipped" ? "" : g));
+  try {
+    return std::make_shared<paper::Networks>(
+        u == "shipped" && g == "shipped"
+            ? paper::Networks::shipped()
+            : paper::Networks::from_files(u == "shipped" ? "" : u, g == "shipped" ? "" : g));
+  } catch (const gsearch::nn::WeightFileError& e) {  // a bad file is bad input to the spec
+    throw SpecError(e.what());
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -603,6 +608,33 @@ const std::vector<AgentDef>& registry() {
     d.push_back(paper_agent(
         "hybrid", PaperMode::kHybrid,
         "the paper's Algorithm 1: UCT-AE search, SGGA, then GAT-AE around SGGA's node"));
+    d.push_back(
+        {"teacher",
+         "plays the move its teacher scores highest (move_score + place_score): the local noisy "
+         "territory teacher in-process, or an OpenAI-compatible endpoint (docs/labeler.md)",
+         {{"url", "local", "chat-completions endpoint, http:// (local: the local teacher)", {"*"}},
+          {"candidates",
+           "0",
+           "moves scored (0: all; K: the top K by one-ply Lieberum)",
+           {},
+           0,
+           5000},
+          {"seed", "1", "local teacher: seed of its noise", {}, 0, 1e15},
+          {"noise", "0.1", "local teacher: standard deviation of its noise", {}, 0, 10},
+          {"connections", "4", "with a URL: labels asked for at once", {}, 1, 256}},
+         [](const Values& v, const std::string& n) {
+           TeacherAgentOptions o{.name = n};
+           if (v.text("url") != "local") o.url = v.text("url");
+           o.teacher.seed = v.count("seed");
+           o.teacher.noise = v.number("noise");
+           o.candidates = v.count("candidates");
+           o.connections = v.count("connections");
+           try {
+             return make_teacher_agent(o);
+           } catch (const std::exception& e) {
+             throw SpecError("agent teacher: " + std::string(e.what()));
+           }
+         }});
     return d;
   }();
   return defs;

@@ -28,13 +28,18 @@ TEST_CASE("specs: canonical names, defaults, and one-line errors") {
   CHECK_THROWS_WITH_AS((void)make_agent("random:x=1"), doctest::Contains("it takes none"),
                        SpecError);
   CHECK(describe_agents().find("invader:") != std::string::npos);
+  CHECK(make_agent("teacher:url=http://127.0.0.1:9/v1,noise=0")->name() ==
+        "teacher:url=http://127.0.0.1:9/v1,candidates=0,seed=1,noise=0,connections=4");
+  CHECK_THROWS_WITH_AS((void)make_agent("teacher:url=ftp://host/v1"),
+                       doctest::Contains("agent teacher: "), SpecError);
 }
 
 TEST_CASE(
     "every agent plays legal moves, and deterministically for a seed and an iteration budget") {
   const Position small = Position::from_fen("1q2q1/q4q/6/6/Q4Q/1Q2Q1 w - - 0 1");
   for (const char* spec : {"random", "greedy", "ab:depth=1", "uct:iters=100",
-                           "uct:iters=100,model=whole", "invader:iters=200,k=50,threshold=5"}) {
+                           "uct:iters=100,model=whole", "invader:iters=200,k=50,threshold=5",
+                           "teacher", "teacher:candidates=5,noise=0.3", "hybrid:n=20"}) {
     CAPTURE(spec);
     auto a = make_agent(spec), b = make_agent(spec);
     a->reset(5);

@@ -49,8 +49,10 @@ struct PositionOptions {
 };
 
 // Subcommand registration: each adds its subcommands with their callbacks.
-void add_rules_commands(CLI::App& app);  // perft, show, legal
-void add_match_commands(CLI::App& app);  // agents, match, replay
-void add_play_commands(CLI::App& app);   // play, analyze, engine
+void add_rules_commands(CLI::App& app);                         // perft, show, legal
+void add_match_commands(CLI::App& app);                         // agents, match, replay
+void add_play_commands(CLI::App& app);                          // play, analyze, engine
+void add_paper_commands(CLI::App& app, int argc, char** argv);  // train, reproduce
+void add_label_commands(CLI::App& app);                         // label, teacher-serve
 
 }  // namespace amazons::cli

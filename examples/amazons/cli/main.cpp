@@ -9,6 +9,10 @@
 //   amazons play [--agent SPEC] [--colour white|black]
 //   amazons analyze [--fen FEN] [--moves ...] [--agent SPEC]
 //   amazons engine [--agent SPEC]
+//   amazons label --out FILE [--url URL] [--players A B] [--games G] [--candidates SPEC]
+//   amazons teacher-serve [--port P] [--noise X] [--malformed P] [--drop P] ...
+//   amazons train --labels FILE [--out DIR]
+//   amazons reproduce [--games G] [--quick]
 //
 // Errors are one line on stderr, "amazons: error: ...". Exit codes: 0 success, 1 failure,
 // 2 bad input.
@@ -45,6 +49,8 @@ int main(int argc, char** argv) {
   add_rules_commands(app);
   add_match_commands(app);
   add_play_commands(app);
+  add_paper_commands(app, argc, argv);
+  add_label_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
