@@ -377,13 +377,18 @@ enum class PaperMode { kUctAe, kSgga, kGatAe, kHybrid };
 //   sgga    SGGA's node (§4.2.4, eq. 16) and its path;
 //   gatae   GAT-AE's best whole move in the tree (the heads merged into a super-node);
 //   hybrid  Algorithm 1: SGGA's node, then GAT-AE's best whole move around it: among the
-//           whole moves of the node's queen (its head node), or all when there are none.
+//           whole moves through the node's destination (SGGA chose queen and destination,
+//           GAT-AE the arrow), else through its queen, else all of the tree's.
 // A path shorter than a turn is completed by UCT-AE's best-scored decisions.
 class PaperAgent final : public Agent {
  public:
   PaperAgent(std::string name, PaperMode mode, std::uint64_t nodes,
-             std::shared_ptr<paper::Networks> nets)
-      : name_(std::move(name)), mode_(mode), nodes_(nodes), nets_(std::move(nets)) {}
+             std::shared_ptr<paper::Networks> nets, double temperature)
+      : name_(std::move(name)),
+        mode_(mode),
+        nodes_(nodes),
+        nets_(std::move(nets)),
+        sgga_({.temperature = temperature}) {}
   std::string name() const override { return name_; }
   void reset(std::uint64_t seed) override { seed_ = seed; }
 
@@ -471,11 +476,12 @@ class PaperAgent final : public Agent {
       while (data.depth[n] > depth) n = data.parent[n];
       return n;
     };
-    // The subgraph around SGGA's node: the whole moves of its queen (its head node), or of the
-    // whole tree when it is the root or its queen has no whole move yet.
+    // The subgraph around SGGA's node: the whole moves through its destination (the node cut
+    // at depth 2), else through its queen (depth 1), else the whole tree's (the root, or no
+    // whole move below).
     std::vector<gsearch::NodeId> candidates;
     const int d = data.depth[around];
-    for (int level = std::min(d, 1); level >= 0 && candidates.empty(); --level) {
+    for (int level = std::min(d, 2); level >= 0 && candidates.empty(); --level) {
       const gsearch::NodeId anchor = ancestor_at(around, level);
       for (gsearch::NodeId w : data.whole_moves)
         if (ancestor_at(w, level) == anchor) candidates.push_back(w);
@@ -514,6 +520,18 @@ std::shared_ptr<paper::Networks> load_networks(const Values& v) {
   } catch (const gsearch::nn::WeightFileError& e) {  // a bad file is bad input to the spec
     throw SpecError(e.what());
   }
+}
+
+// The teacher agent's options from its spec values.
+TeacherAgentOptions teacher_options(const Values& v, const std::string& name) {
+  TeacherAgentOptions o;
+  o.name = name;
+  if (v.text("url") != "local") o.url = v.text("url");
+  o.teacher.seed = v.count("seed");
+  o.teacher.noise = v.number("noise");
+  o.candidates = v.count("candidates");
+  o.connections = v.count("connections");
+  return o;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -593,9 +611,16 @@ const std::vector<AgentDef>& registry() {
           help,
           {{"n", "30", "nodes added to the tree per move (the paper's N)", {}, 1, 1e7},
            {"uctae", "shipped", "UCT-AE weight file (shipped: the trained default)", {"*"}},
-           {"gatae", "shipped", "GAT-AE weight file (shipped: the trained default)", {"*"}}},
+           {"gatae", "shipped", "GAT-AE weight file (shipped: the trained default)", {"*"}},
+           {"temperature",
+            "0.1",
+            "SGGA's softmax temperature (objectives lie in [0, 1])",
+            {},
+            1e-3,
+            100}},
           [mode](const Values& v, const std::string& n) {
-            return std::unique_ptr<Agent>(new PaperAgent(n, mode, v.count("n"), load_networks(v)));
+            return std::unique_ptr<Agent>(
+                new PaperAgent(n, mode, v.count("n"), load_networks(v), v.number("temperature")));
           }};
     };
     d.push_back(
@@ -623,17 +648,14 @@ const std::vector<AgentDef>& registry() {
           {"noise", "0.1", "local teacher: standard deviation of its noise", {}, 0, 10},
           {"connections", "4", "with a URL: labels asked for at once", {}, 1, 256}},
          [](const Values& v, const std::string& n) {
-           TeacherAgentOptions o{.name = n};
-           if (v.text("url") != "local") o.url = v.text("url");
-           o.teacher.seed = v.count("seed");
-           o.teacher.noise = v.number("noise");
-           o.candidates = v.count("candidates");
-           o.connections = v.count("connections");
-           try {
-             return make_teacher_agent(o);
-           } catch (const std::exception& e) {
-             throw SpecError("agent teacher: " + std::string(e.what()));
+           if (v.text("url") != "local") {
+             try {
+               (void)teacher_endpoint(v.text("url"));
+             } catch (const std::exception& e) {
+               throw SpecError("agent teacher: " + std::string(e.what()));
+             }
            }
+           return make_teacher_agent(teacher_options(v, n));
          }});
     return d;
   }();

@@ -207,12 +207,16 @@ bool tree_example(const Position& pos, const std::map<std::string, std::pair<flo
   // The target is each node's share of SGGA's visits: with arrival counting (eq. 16) a run
   // usually stops on the parent of a good leaf, so the chosen nodes say little about the
   // leaves — the whole moves GAT-AE has to rank — while the walks' visits do.
+  // Scaled per depth (the most visited queen, destination and whole move each get 1), so
+  // that the whole moves, which the walks reach least, span [0, 1] like the others.
+  double top[4] = {0, 0, 0, 0};
+  for (std::size_t n = 1; n < k; ++n)
+    top[data.depth[n]] = std::max(top[data.depth[n]], freq.visits[n]);
   for (std::size_t n = 1; n < k; ++n) {
     auto& t = out.target(out.input.row_of[n], 0);
-    t = std::max(t, static_cast<float>(freq.visits[n]));  // the super-node: its best head
+    const double share = top[data.depth[n]] > 0 ? freq.visits[n] / top[data.depth[n]] : 0.0;
+    t = std::max(t, static_cast<float>(share));  // the super-node: its best head
   }
-  const float top = out.target.maxCoeff();
-  if (top > 0) out.target /= top;
   return true;
 }
 
@@ -260,9 +264,16 @@ TrainResult train(const std::vector<Label>& labels, const TrainOptions& o,
   // UCT-AE.
   ScoreSet train_set, val_set;
   std::map<std::string, std::map<std::string, std::pair<float, float>>> by_position;
+  struct Example {
+    const std::string* fen;
+    Features move, place;
+    float move_score, place_score;
+  };
+  std::vector<Example> examples;
+  examples.reserve(labels.size());
   for (const Label& l : labels) {
     const Position pos = Position::from_fen(l.fen);
-    Features fm, fp;
+    Example e{&l.fen, {}, {}, static_cast<float>(l.move_score), static_cast<float>(l.place_score)};
     Move m;
     try {
       m = pos.parse_move(l.move);
@@ -270,17 +281,29 @@ TrainResult train(const std::vector<Label>& labels, const TrainOptions& o,
       ++r.skipped;
       continue;
     }
-    if (!label_features(pos, m, fm, fp)) {
+    if (!label_features(pos, m, e.move, e.place)) {
       ++r.skipped;
       continue;
     }
-    const auto ms = static_cast<float>(l.move_score), ps = static_cast<float>(l.place_score);
-    ScoreSet& s = held_out(l.fen, o.validation) ? val_set : train_set;
-    append_row(s.x_move, fm);
-    append_row(s.x_place, fp);
-    append_value(s.y_move, ms);
-    append_value(s.y_place, ps);
-    by_position[l.fen][pos.move_to_string(m)] = {ms, ps};
+    by_position[l.fen][pos.move_to_string(m)] = {e.move_score, e.place_score};
+    examples.push_back(e);
+  }
+  // Centred targets: each score less the mean score of its position's candidates, plus ½.
+  std::map<std::string, std::pair<double, double>> mean;
+  if (o.center_scores) {
+    for (const auto& [fen, moves] : by_position) {
+      double a = 0, b = 0;
+      for (const auto& [move, sc] : moves) a += sc.first, b += sc.second;
+      mean[fen] = {a / static_cast<double>(moves.size()), b / static_cast<double>(moves.size())};
+    }
+  }
+  for (const Example& e : examples) {
+    ScoreSet& s = held_out(*e.fen, o.validation) ? val_set : train_set;
+    append_row(s.x_move, e.move);
+    append_row(s.x_place, e.place);
+    const auto shift = o.center_scores ? mean[*e.fen] : std::pair<double, double>{0.5, 0.5};
+    append_value(s.y_move, static_cast<float>(e.move_score - shift.first + 0.5));
+    append_value(s.y_place, static_cast<float>(e.place_score - shift.second + 0.5));
   }
   r.positions = by_position.size();
   r.train_labels = static_cast<std::size_t>(train_set.x_move.rows());
@@ -395,8 +418,11 @@ void write_training_outputs(TrainResult& r, const TrainOptions& o, const std::st
      << " |\n";
   md << "| UCT-AE: Adam lr, epochs, batch | " << o.ae_lr << ", " << o.ae_epochs << ", "
      << o.ae_batch << " |\n";
-  md << "| GAT-AE: RMSprop lr, epochs, SGGA runs per tree | " << o.gat_lr << ", " << o.gat_epochs
-     << ", " << o.sgga_runs << " |\n\n";
+  md << "| UCT-AE targets | "
+     << (o.center_scores ? "centred: score − mean of the position's labels + 0.5" : "raw scores")
+     << " |\n";
+  md << "| GAT-AE: RMSprop lr, epochs, SGGA runs per tree, SGGA temperature | " << o.gat_lr << ", "
+     << o.gat_epochs << ", " << o.sgga_runs << ", " << o.sgga_temperature << " |\n\n";
   const auto final_line = [&](const Curve& c) {
     std::ostringstream s;
     s << "| " << c.name << " | " << (c.train.empty() ? 0.0 : c.train.front()) << " | "

@@ -8,8 +8,8 @@
 //                (Adam, lr 0.01, MSE — §5.1);
 //   GAT-AE       for each position, the label tree (label_search) with node values from the
 //                labels, depth-normalised (eq. 10–12); SGGA runs many times on it and each
-//                node's mean visit count (scaled so the most visited node has 1) is GAT-AE's
-//                target (RMSprop, lr 1e-4, SmoothL1 — §5.1);
+//                node's mean visit count (scaled so the most visited node of each depth has
+//                1) is GAT-AE's target (RMSprop, lr 1e-4, SmoothL1 — §5.1);
 //   curves       every training iteration's loss, written as CSV and drawn raw and as a
 //                moving average over 50 (Fig. 7), with the §5.2 comparison of the two loss
 //                variances after epoch 50 by an F-test.
@@ -56,8 +56,11 @@ struct TrainOptions {
   std::uint64_t tree_nodes = 60;  // label_search's node budget (the labeler's --tree-nodes)
   int ae_epochs = 100;            // passes over the UCT-AE training set
   int ae_batch = 32;
-  double ae_lr = 0.01;            // Adam (§5.1)
-  int gat_epochs = 100;           // passes over the GAT-AE training trees (one tree a step)
+  double ae_lr = 0.01;  // Adam (§5.1)
+  // UCT-AE's targets: each score less the mean score of its position's labelled moves, plus
+  // ½ (true), or the scores as they are (false). See docs/paper-mapping.md, §5.1 readings.
+  bool center_scores = true;
+  int gat_epochs = 2000;          // passes over the GAT-AE training trees (one tree a step)
   double gat_lr = 1e-4;           // RMSprop (§5.1)
   int sgga_runs = 200;            // SGGA runs per tree for the selection frequencies
   double sgga_temperature = 0.1;  // SGGA softmax temperature (objectives lie in [0, 1])

@@ -82,6 +82,8 @@ void add_paper_commands(CLI::App& app, int argc, char** argv) {
         ->check(CLI::Range(1, 100000));
     cmd->add_option("--ae-lr", o->train.ae_lr, "UCT-AE learning rate (Adam)")
         ->check(CLI::PositiveNumber);
+    cmd->add_flag("--center,!--no-center", o->train.center_scores,
+                  "UCT-AE targets: scores less their position's mean, plus 0.5 (default), or raw");
     cmd->add_option("--gat-epochs", o->train.gat_epochs, "GAT-AE epochs")
         ->check(CLI::Range(0, 100000));
     cmd->add_option("--gat-lr", o->train.gat_lr, "GAT-AE learning rate (RMSprop)")
@@ -198,8 +200,12 @@ void add_paper_commands(CLI::App& app, int argc, char** argv) {
             {r.row.label, w, r.summary.score_ci.low, r.summary.score_ci.high, r.row.paper});
       }
       md << "\nAgents: `" << rows[0].a
-         << "` and the others as listed; the equal-time rows give the classic agent "
-         << "the hybrid agent's measured time per move (from the N=30 teacher row).\n\n![win "
+         << "` and the others as listed, with the shipped weights unless `--uctae`/`--gatae` "
+            "say otherwise. The equal-time rows give the classic agent the hybrid agent's "
+            "measured time per move (from the N=30 teacher row), rounded to whole milliseconds; "
+            "a classic agent cannot stop before its first step (e.g. scoring every first move "
+            "of the position), so the last column shows the time it actually used. "
+            "docs/paper-mapping.md says how each agent reads the paper.\n\n![win "
             "rates](reproduction.svg)\n";
       const std::filesystem::path dir(o->out);
       std::filesystem::create_directories(dir);
