@@ -54,5 +54,6 @@ void add_match_commands(CLI::App& app);                         // agents, match
 void add_play_commands(CLI::App& app);                          // play, analyze, engine
 void add_paper_commands(CLI::App& app, int argc, char** argv);  // train, reproduce
 void add_label_commands(CLI::App& app);                         // label, teacher-serve
+void add_solve_commands(CLI::App& app);                         // solve
 
 }  // namespace amazons::cli

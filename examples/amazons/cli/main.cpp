@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
   add_play_commands(app);
   add_paper_commands(app, argc, argv);
   add_label_commands(app);
+  add_solve_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
