@@ -43,6 +43,18 @@ void score_decisions(nn::UctAe& net, const DecisionPosition& state,
                      const gsearch::MoveListOf<DecisionPosition>& decisions, float* out) {
   const auto n = static_cast<nn::Index>(decisions.size());
   if (n == 0) return;
+  if (decisions[0].stage == Stage::kQueen) {  // a queen: its best destination
+    gsearch::MoveListOf<DecisionPosition> destinations;
+    float scores[DecisionPosition::max_moves];
+    for (nn::Index i = 0; i < n; ++i) {
+      DecisionPosition child = state;
+      child.apply(decisions[static_cast<std::size_t>(i)]);
+      child.legal_moves(destinations);
+      score_decisions(net, child, destinations, scores);
+      out[i] = *std::max_element(scores, scores + destinations.size());
+    }
+    return;
+  }
   // At most 35 decisions (DecisionPosition::max_moves): a fixed-size buffer on the stack.
   Eigen::Matrix<float, DecisionPosition::max_moves, 5, Eigen::RowMajor> x;
   DistanceMaps maps;

@@ -8,8 +8,9 @@
 //   a queen choice      the position as it is, the chosen queen as "the moved queen";
 //   a destination       the queen on its new square, the arrow still to come;
 //   an arrow            the position after the whole turn.
-// UCT-AE (eq. 13–14) scores a node with AE1 + W1 (movement: queen and destination choices)
-// or AE2 + W2 (placement: arrows); docs/paper-mapping.md gives every reading in detail.
+// UCT-AE (eq. 13–14) scores a node with AE1 + W1 (movement: destinations, and a queen by
+// its best destination) or AE2 + W2 (placement: arrows); docs/paper-mapping.md gives every
+// reading in detail.
 #pragma once
 
 #include <memory>
@@ -65,9 +66,10 @@ inline Features decision_features(const DecisionPosition& after, const Decision&
   return features(pos, maps, mover, moved);
 }
 
-// UCT-AE's score of each decision in `decisions` from `state` (eq. 13's AE1(v)·W1 for moves,
-// AE2(v)·W2 for arrows; all decisions of one state are of one kind). Batched: one forward
-// pass. `out` receives one score per decision.
+// UCT-AE's score of each decision in `decisions` from `state` (eq. 13's AE1(v)·W1 for
+// destinations, AE2(v)·W2 for arrows, and for a queen the best AE1(v)·W1 of its
+// destinations; all decisions of one state are of one kind). Batched: one forward pass per
+// state. `out` receives one score per decision.
 void score_decisions(nn::UctAe& net, const DecisionPosition& state,
                      const gsearch::MoveListOf<DecisionPosition>& decisions, float* out);
 

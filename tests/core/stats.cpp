@@ -27,6 +27,14 @@ TEST_CASE("Elo difference and its interval") {
   CHECK(e.low < 190.85);
   CHECK(e.high > 190.85);
   CHECK(e.low > 0);
+  // Every game lost (or won): the open end is exactly infinite, the other finite.
+  const auto lost = gsearch::elo_interval(0, 100);
+  CHECK(std::isinf(lost.low));
+  CHECK(lost.low < 0);
+  CHECK(lost.high == doctest::Approx(-566.0).epsilon(2e-3));
+  const auto won = gsearch::elo_interval(100, 100);
+  CHECK(std::isinf(won.high));
+  CHECK(won.low == doctest::Approx(566.0).epsilon(2e-3));
 }
 
 TEST_CASE("incomplete beta and the F-test against tabulated values") {

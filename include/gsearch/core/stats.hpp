@@ -33,7 +33,9 @@ inline constexpr double kZ95 = 1.959963984540054;
   const double z2 = z * z;
   const double center = (p + z2 / (2 * n)) / (1 + z2 / n);
   const double half = z * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
-  return {std::max(0.0, center - half), std::min(1.0, center + half)};
+  // Exact ends when every game was lost or won (rounding would leave 1e-17, an Elo of -6984).
+  return {score <= 0 ? 0.0 : std::max(0.0, center - half),
+          score >= n ? 1.0 : std::min(1.0, center + half)};
 }
 
 // The Elo difference that predicts expected score p: ±infinity at p = 1 or 0.
