@@ -9,6 +9,7 @@
 #include "amazons/agents.hpp"
 #include "amazons/paper.hpp"
 #include "gsearch/sgga/sgga.hpp"
+#include "positions.hpp"
 
 namespace {
 
@@ -16,12 +17,7 @@ using amazons::DecisionPosition;
 using amazons::Position;
 namespace paper = amazons::paper;
 
-Position position_at(int turns) {
-  Position pos;
-  gsearch::Rng rng(20240611);
-  for (int t = 0; t < turns && !pos.is_terminal(); ++t) pos.apply(pos.random_move(rng));
-  return pos;
-}
+using bench::position_at;
 
 const std::shared_ptr<paper::Networks>& networks() {
   static const auto nets = std::make_shared<paper::Networks>(paper::Networks::shipped());

@@ -7,6 +7,7 @@
 #include "amazons/eval.hpp"
 #include "gsearch/alphabeta/alphabeta.hpp"
 #include "gsearch/mcts/mcts.hpp"
+#include "positions.hpp"
 
 namespace {
 
@@ -14,12 +15,7 @@ using amazons::DecisionPosition;
 using amazons::Position;
 namespace mcts = gsearch::mcts;
 
-Position position_at(int turns) {
-  Position pos;
-  gsearch::Rng rng(20240611);
-  for (int t = 0; t < turns && !pos.is_terminal(); ++t) pos.apply(pos.random_move(rng));
-  return pos;
-}
+using bench::position_at;
 
 // Random games from the start to the end, one uniformly random move per ply.
 template <class G>

@@ -259,22 +259,8 @@ class UctAgent final : public Agent {
 // ---------------------------------------------------------------------------------------
 // INVADERMC-style MCTS
 
-// Prior of a whole move: the Lieberum evaluation of the position after it, for the mover
-// (a move that ends the game scores above any evaluation).
-struct EvalPrior {
-  LieberumEvaluator eval;
-  void operator()(const Position& pos, const gsearch::MoveListOf<Position>& moves,
-                  float* priors) const {
-    for (std::size_t i = 0; i < moves.size(); ++i) {
-      Position child = pos;
-      child.apply(moves[i]);
-      priors[i] = child.is_terminal() ? 2.0f : static_cast<float>(-eval(child));
-    }
-  }
-};
-
-using InvaderSearch =
-    mcts::Search<Position, mcts::Uct, mcts::Expansion<EvalPrior>, mcts::CutoffPlayout<LieberumRef>>;
+using InvaderSearch = mcts::Search<Position, mcts::Uct, mcts::Expansion<LieberumMovePrior>,
+                                   mcts::CutoffPlayout<LieberumRef>>;
 
 struct InvaderParams {
   gsearch::Budget budget;
@@ -350,7 +336,7 @@ class InvaderAgent final : public Agent {
   }
 
   static InvaderSearch make_search(const InvaderParams& p) {
-    mcts::Expansion<EvalPrior> expansion;
+    mcts::Expansion<LieberumMovePrior> expansion;
     expansion.top_k = p.top_k;
     expansion.widen_initial = p.widen;
     expansion.widen_step = p.step;

@@ -36,19 +36,6 @@ using CandidateSource = std::function<std::vector<Move>(const Position& pos, std
 
 namespace detail {
 
-// One-ply Lieberum value of each move for the mover (a move that ends the game: 2).
-struct LieberumMovePrior {
-  LieberumEvaluator eval;
-  void operator()(const Position& pos, const gsearch::MoveListOf<Position>& moves,
-                  float* priors) const {
-    for (std::size_t i = 0; i < moves.size(); ++i) {
-      Position child = pos;
-      child.apply(moves[i]);
-      priors[i] = child.is_terminal() ? 2.0f : static_cast<float>(-eval(child));
-    }
-  }
-};
-
 struct LieberumLeafValue {
   LieberumEvaluator eval;
   double operator()(const Position& pos) const { return eval(pos); }
@@ -79,7 +66,7 @@ inline std::vector<Move> prior_candidates(const Position& pos, std::size_t n) {
   gsearch::MoveListOf<Position> moves;
   pos.legal_moves(moves);
   std::vector<float> priors(moves.size());
-  detail::LieberumMovePrior{}(pos, moves, priors.data());
+  LieberumMovePrior{}(pos, moves, priors.data());
   std::vector<std::size_t> order(moves.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(),
@@ -97,7 +84,7 @@ inline std::vector<Move> prior_candidates(const Position& pos, std::size_t n) {
 inline std::vector<Move> search_candidates(const Position& pos, std::size_t n, std::uint64_t iters,
                                            std::uint64_t seed) {
   namespace mcts = gsearch::mcts;
-  using Search = mcts::Search<Position, mcts::Uct, mcts::Expansion<detail::LieberumMovePrior>,
+  using Search = mcts::Search<Position, mcts::Uct, mcts::Expansion<LieberumMovePrior>,
                               mcts::CutoffPlayout<detail::LieberumLeafValue>>;
   Search search(
       {.seed = seed}, {.c = 0.3},

@@ -201,4 +201,19 @@ class LieberumEvaluator {
   mutable DistanceMaps maps_;
 };
 
+// A move prior for MCTS expansion (gsearch::mcts::Expansion): each whole move's one-ply
+// Lieberum value for the mover, the evaluation of the position after it, negated (a move
+// that ends the game: 2, above any evaluation).
+struct LieberumMovePrior {
+  LieberumEvaluator eval;
+  void operator()(const Position& pos, const gsearch::MoveListOf<Position>& moves,
+                  float* priors) const {
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      Position child = pos;
+      child.apply(moves[i]);
+      priors[i] = child.is_terminal() ? 2.0f : static_cast<float>(-eval(child));
+    }
+  }
+};
+
 }  // namespace amazons

@@ -364,8 +364,6 @@ TrainResult train(const std::vector<Label>& labels, const TrainOptions& o,
   return r;
 }
 
-namespace {
-
 void write_file(const std::filesystem::path& path, const std::string& text) {
   const auto tmp = path.string() + ".partial";
   {
@@ -375,6 +373,8 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
   }
   std::filesystem::rename(tmp, path);
 }
+
+namespace {
 
 std::string curve_csv(const Curve& c) {
   std::ostringstream out;

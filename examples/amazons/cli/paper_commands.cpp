@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -46,16 +45,6 @@ std::string percent(double v) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "%.1f", 100 * v);
   return buf;
-}
-
-void write_text(const std::filesystem::path& path, const std::string& text) {
-  const auto tmp = path.string() + ".partial";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw std::runtime_error("cannot write " + tmp);
-  }
-  std::filesystem::rename(tmp, path);
 }
 
 }  // namespace
@@ -209,11 +198,12 @@ void add_paper_commands(CLI::App& app, int argc, char** argv) {
             "rates](reproduction.svg)\n";
       const std::filesystem::path dir(o->out);
       std::filesystem::create_directories(dir);
-      write_text(dir / "reproduction.md", md.str());
-      write_text(dir / "reproduction.svg",
-                 plot::bar_chart(
-                     "Win rate of the hybrid agent (ours: bars, 95% intervals; paper: red marks)",
-                     "win rate", bars, "paper"));
+      paper::write_file(dir / "reproduction.md", md.str());
+      paper::write_file(
+          dir / "reproduction.svg",
+          plot::bar_chart(
+              "Win rate of the hybrid agent (ours: bars, 95% intervals; paper: red marks)",
+              "win rate", bars, "paper"));
       std::printf("wrote %s and %s\n", (dir / "reproduction.md").c_str(),
                   (dir / "reproduction.svg").c_str());
     });
