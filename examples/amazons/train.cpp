@@ -8,6 +8,7 @@
 #include <map>
 #include <numeric>
 #include <sstream>
+#include <tuple>
 
 #include "amazons/plot.hpp"
 #include "gsearch/sgga/explicit_tree.hpp"
@@ -271,7 +272,16 @@ TrainResult train(const std::vector<Label>& labels, const TrainOptions& o,
   };
   std::vector<Example> examples;
   examples.reserve(labels.size());
-  for (const Label& l : labels) {
+  // In (position, move) order: a label file written over several connections is in the
+  // order the replies came, and training must not depend on it.
+  std::vector<const Label*> sorted;
+  sorted.reserve(labels.size());
+  for (const Label& l : labels) sorted.push_back(&l);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Label* a, const Label* b) {
+    return std::tie(a->fen, a->move) < std::tie(b->fen, b->move);
+  });
+  for (const Label* lp : sorted) {
+    const Label& l = *lp;
     const Position pos = Position::from_fen(l.fen);
     Example e{&l.fen, {}, {}, static_cast<float>(l.move_score), static_cast<float>(l.place_score)};
     Move m;
