@@ -65,3 +65,12 @@ TEST_CASE("Rng works with <algorithm> and split() gives independent streams") {
   gsearch::Rng child = rng.split();
   CHECK(child.next() != rng.next());
 }
+
+TEST_CASE("derive_seed: the same (seed, index) gives the same seed; neighbours differ") {
+  CHECK(gsearch::derive_seed(5, 3) == gsearch::derive_seed(5, 3));
+  CHECK(gsearch::derive_seed(5, 3) != gsearch::derive_seed(5, 4));
+  CHECK(gsearch::derive_seed(5, 3) != gsearch::derive_seed(6, 3));
+  // The formula the agents have always used per move: seed ^ (golden ratio · (index + 1)).
+  CHECK(gsearch::derive_seed(7, 0) == (7 ^ 0x9e3779b97f4a7c15ULL));
+  static_assert(gsearch::derive_seed(1, 2) == gsearch::derive_seed(1, 2));
+}

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "gsearch/core/rng.hpp"
 
@@ -81,6 +82,67 @@ TEST_CASE("depth-normalised objectives lie in [0, 1] on random trees") {
     for (float v : t.objective()) {
       CHECK(v >= 0.0f);
       CHECK(v <= 1.0f + 1e-6f);
+    }
+  }
+}
+
+TEST_CASE("size-neutral accumulation (kMean) matches a hand computation") {
+  // The tree of the test above. kMean: obj(n) = (obj(n) + t) / 2, t = v̄ or, where the
+  // player changes (odd depth with Parity::kDepth), 1 - v̄; no Pass II.
+  //   A (odd): mean(0.8, 0.4) = 0.6 -> (0.6 + 0.4) / 2 = 0.5
+  //   root (even): mean(0.5, 0.3) = 0.4 -> (0.5 + 0.4) / 2 = 0.45
+  //   leaves keep 0.3, 0.8, 0.4.
+  Tree t;
+  t.add_children(0, 2, 0);
+  t.add_children(1, 3, 1);
+  const float q[] = {0.0f, 0.2f, -0.4f, 0.6f, -0.2f};
+  for (NodeId n = 0; n < 5; ++n) {
+    t[n].visits = 1;
+    t[n].q = q[n];
+  }
+  gsearch::mcts::depth_normalize(t, gsearch::mcts::Parity::kDepth,
+                                 gsearch::mcts::Accumulation::kMean);
+  const auto& obj = t.objective();
+  CHECK(obj[0] == doctest::Approx(0.45));
+  CHECK(obj[1] == doctest::Approx(0.5));
+  CHECK(obj[2] == doctest::Approx(0.3));
+  CHECK(obj[3] == doctest::Approx(0.8));
+  CHECK(obj[4] == doctest::Approx(0.4));
+  CHECK(obj[5] == 0.0f);
+}
+
+TEST_CASE("the paper's sums reward a deep subtree; kMean does not") {
+  // Two siblings of the same value 0.5 for the same player: X has a chain of three visited
+  // descendants of value 0.5 each, Y none. One player throughout (no flips).
+  const auto build = [](Tree& t) {
+    t.add_children(0, 2, 0);  // X = 1, Y = 2
+    NodeId n = 1;
+    for (int d = 0; d < 3; ++d) n = t.add_children(n, 1, 0);
+    for (NodeId i = 0; i < t.size(); ++i) {
+      t[i].visits = 1;
+      t[i].q = 0.0f;  // value 0.5 for every mover
+    }
+  };
+  const auto same_player = [](NodeId) { return false; };
+  std::vector<NodeId> parent;
+  for (const auto acc : {gsearch::mcts::Accumulation::kSum, gsearch::mcts::Accumulation::kMean}) {
+    Tree t;
+    build(t);
+    parent.clear();
+    std::vector<float> obj;
+    for (NodeId i = 0; i < t.size(); ++i) {
+      parent.push_back(t[i].parent);
+      obj.push_back((t[i].q + 1.0f) / 2.0f);
+    }
+    gsearch::mcts::DepthNormalizer().run(
+        parent, obj, [](NodeId) { return true; }, same_player, acc);
+    if (acc == gsearch::mcts::Accumulation::kSum) {
+      // X: 0.5 + 0.5 + 0.5 + 0.5 over H_max + 1 - 1 = 4 -> 0.5; Y: 0.5 / 4 = 0.125.
+      CHECK(obj[1] == doctest::Approx(0.5));
+      CHECK(obj[2] == doctest::Approx(0.125));
+    } else {
+      CHECK(obj[1] == doctest::Approx(0.5));
+      CHECK(obj[2] == doctest::Approx(0.5));
     }
   }
 }

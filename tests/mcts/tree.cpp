@@ -66,3 +66,21 @@ TEST_CASE("TreeViewOf sees the visited nodes only, numbered breadth-first") {
   CHECK(view.objective(3) == doctest::Approx(0.75));  // (q + 1) / 2
   CHECK(gsearch::max_depth(view) == 2);
 }
+
+TEST_CASE("TreeViewOf with a filter leaves out the refused children and their subtrees") {
+  // root (10 visits) -> 1 (6 visits) -> 4 (5 visits); root -> 3 (2 visits).
+  Tree t = small_tree();
+  t[0].visits = 10;
+  t[1].visits = 6;
+  t[3].visits = 2;
+  t[4].visits = 5;
+  const gsearch::mcts::TreeViewOf<int> share30(t, gsearch::mcts::KeepVisitShare{0.3});
+  CHECK(share30.size() == 3);  // 3 has 2 < 0.3 · 10 visits: left out
+  CHECK(share30.tree_id(1) == 1);
+  CHECK(share30.tree_id(2) == 4);
+  CHECK(share30.children(0).size() == 1);
+  const gsearch::mcts::TreeViewOf<int> share90(t, gsearch::mcts::KeepVisitShare{0.9});
+  CHECK(share90.size() == 1);  // 1 has 6 < 9 visits: it goes, and 4 below it with it
+  const gsearch::mcts::TreeViewOf<int> all(t, gsearch::mcts::KeepVisitShare{0.0});
+  CHECK(all.size() == gsearch::mcts::TreeViewOf<int>(t).size());
+}

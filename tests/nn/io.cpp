@@ -79,6 +79,18 @@ TEST_CASE("weight files round-trip exactly, for each model kind") {
   nn::save_weights(dir.path / "uct.json", u);
   nn::load_weights(dir.path / "uct.json", v);
   CHECK(*u.parameters()[0].value == *v.parameters()[0].value);
+
+  // A Scorer on its own (e.g. a value network): AE + head, the head with its bias.
+  nn::Scorer s({}, true, rng), t({}, true, other);
+  nn::save_weights(dir.path / "scorer.json", s);
+  nn::load_weights(dir.path / "scorer.json", t);
+  const auto ps = s.parameters(), pt = t.parameters();
+  REQUIRE(ps.size() == 6);
+  CHECK(ps[5].name == "w.b");
+  for (std::size_t i = 0; i < ps.size(); ++i) CHECK(*ps[i].value == *pt[i].value);
+  CHECK(nlohmann::json::parse(read(dir.path / "scorer.json"))["model"] == "scorer");
+  nn::Scorer no_bias({}, false, other);  // a head without bias does not read that file
+  CHECK_THROWS_AS(nn::load_weights(dir.path / "scorer.json", no_bias), nn::WeightFileError);
 }
 
 TEST_CASE("damaged or mismatched weight files are refused with a message naming the problem") {

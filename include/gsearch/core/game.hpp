@@ -131,7 +131,7 @@ concept NotatedGame = Game<G> &&
 // proven_outcome(): for a non-terminal state, +1 when the player to move is proven to win
 // against any defence, -1 when proven to lose, 0 when the game cannot tell. It must be exact
 // (solvers take it as a proof), so a game answers only what it can prove, e.g. Amazons
-// positions whose regions are separated (examples/amazons/regions.hpp).
+// positions whose regions are separated (examples/amazons/rules/regions.hpp).
 template <class G>
 concept ProvableGame = Game<G> && requires(const G& cg) {
   { cg.proven_outcome() } -> std::convertible_to<int>;

@@ -24,6 +24,12 @@ constexpr std::uint64_t splitmix64(std::uint64_t& state) noexcept {
   return z ^ (z >> 31);
 }
 
+// The seed of the index-th step of something seeded with `seed` (e.g. one search per move of
+// a game: derive_seed(game_seed, ply)). Distinct indices give unrelated seeds.
+constexpr std::uint64_t derive_seed(std::uint64_t seed, std::uint64_t index) noexcept {
+  return seed ^ (0x9e3779b97f4a7c15ULL * (index + 1));
+}
+
 class Rng {
  public:
   using result_type = std::uint64_t;  // UniformRandomBitGenerator, so <random> and

@@ -19,6 +19,14 @@
 //   Pass II  obj(n) /= (H_max + 1 - depth(n)) (eq. 12), H_max the deepest visited node.
 // With node values in [0, 1] every objective ends in [0, 1]: below depth d at most
 // H_max - d terms of at most 1 were added, and the divisor is H_max + 1 - d.
+//
+// Those sums reward a node for the depth of its own subtree: a node with a deep subtree
+// collects more terms than a sibling of equal value whose subtree is shallow, while both are
+// divided by the same H_max + 1 - d. Accumulation::kMean is the size-neutral reading:
+//   Pass I   obj(n) = (obj(n) + t) / 2, t = v̄(n), or 1 - v̄(n) where the player changes
+//            below n (the opponent's mean value, seen from n's mover);
+//   Pass II  none: every objective is already an average of values in [0, 1].
+// docs/paper-mapping.md gives the measurements behind each reading.
 // A search runs it every Params::normalize_every iterations and/or at the end; SGGA and
 // GAT-AE read the objectives through TreeViewOf.
 #pragma once
@@ -54,10 +62,11 @@ class DepthNormalizer {
   // objective on return. Nodes for which included(i) is false take no part (their objective
   // is left at 0) — the visited part of an MCTS arena, for instance.
   //
-  // flips(i) says whether node i's Pass I term is 2^(-v̄) (else v̄); nullptr: odd depth.
+  // flips(i) says whether node i's Pass I term is 2^(-v̄) (kMean: 1 - v̄), else v̄;
+  // nullptr: odd depth.
   template <class Included, class Flips = std::nullptr_t>
   void run(std::span<const NodeId> parent, std::span<float> obj, Included included,
-           Flips flips = nullptr) {
+           Flips flips = nullptr, Accumulation accumulation = Accumulation::kSum) {
     const std::size_t n = parent.size();
     depth_.assign(n, 0);
     sum_.assign(n, 0.0);
@@ -81,7 +90,10 @@ class DepthNormalizer {
           flip = depth_[i] % 2 == 1;
         else
           flip = flips(i);
-        obj[i] += static_cast<float>(flip ? std::exp2(-mean) : mean);  // eq. 11
+        if (accumulation == Accumulation::kSum)
+          obj[i] += static_cast<float>(flip ? std::exp2(-mean) : mean);  // eq. 11
+        else
+          obj[i] = static_cast<float>((obj[i] + (flip ? 1.0 - mean : mean)) / 2.0);
       }
       if (i != 0) {
         sum_[parent[i]] += obj[i];
@@ -89,6 +101,7 @@ class DepthNormalizer {
       }
     }
     // Pass II (eq. 12).
+    if (accumulation == Accumulation::kMean) return;
     for (NodeId i = 0; i < n; ++i)
       if (included(i)) obj[i] /= static_cast<float>(h_max + 1 - depth_[i]);
   }
@@ -96,7 +109,8 @@ class DepthNormalizer {
   // The pass over the visited nodes of an MCTS tree: each starts from (q + 1) / 2, its value
   // for its mover in [0, 1], and the objectives go to tree.objective().
   template <MoveType Move>
-  void run(Tree<Move>& tree, Parity parity = Parity::kDepth) {
+  void run(Tree<Move>& tree, Parity parity = Parity::kDepth,
+           Accumulation accumulation = Accumulation::kSum) {
     const std::size_t n = tree.size();
     parent_.resize(n);
     auto& obj = tree.objective();
@@ -107,11 +121,14 @@ class DepthNormalizer {
     }
     const auto included = [&](NodeId i) { return i == 0 || tree[i].visited(); };
     if (parity == Parity::kDepth) {
-      run(parent_, obj, included);
+      run(parent_, obj, included, nullptr, accumulation);
     } else {  // the children's mover is the player to move at the node
-      run(parent_, obj, included, [&](NodeId i) {
-        return tree[i].num_children > 0 && tree[tree[i].first_child].mover != tree[i].mover;
-      });
+      run(
+          parent_, obj, included,
+          [&](NodeId i) {
+            return tree[i].num_children > 0 && tree[tree[i].first_child].mover != tree[i].mover;
+          },
+          accumulation);
     }
   }
 
@@ -124,8 +141,9 @@ class DepthNormalizer {
 
 // One depth-normalising pass over `tree` (see DepthNormalizer).
 template <MoveType Move>
-void depth_normalize(Tree<Move>& tree, Parity parity = Parity::kDepth) {
-  DepthNormalizer().run(tree, parity);
+void depth_normalize(Tree<Move>& tree, Parity parity = Parity::kDepth,
+                     Accumulation accumulation = Accumulation::kSum) {
+  DepthNormalizer().run(tree, parity, accumulation);
 }
 
 template <class B, class Move>

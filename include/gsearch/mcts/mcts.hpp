@@ -132,9 +132,10 @@ class Search {
       stats.nodes_added += iterate();
       ++stats.iterations;
       if (params_.normalize_every && stats.iterations % params_.normalize_every == 0)
-        normalizer_.run(tree_, params_.normalize_parity);
+        normalizer_.run(tree_, params_.normalize_parity, params_.normalize_accumulation);
     }
-    if (params_.normalize_at_end) normalizer_.run(tree_, params_.normalize_parity);
+    if (params_.normalize_at_end)
+      normalizer_.run(tree_, params_.normalize_parity, params_.normalize_accumulation);
     stats.seconds = tracker.elapsed();
     return stats;
   }

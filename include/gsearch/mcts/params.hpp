@@ -12,6 +12,16 @@ enum class Parity : std::uint8_t {
   kPlayer,  // where the player changes below the node (turns split into decisions)
 };
 
+// How Pass I of the depth-normalising pass combines a node with its children (backup.hpp).
+enum class Accumulation : std::uint8_t {
+  // The paper's eq. 11–12: obj(n) += v̄ (or 2^(-v̄)), then Pass II divides by
+  // H_max + 1 - depth. A node's objective grows with the depth of its own subtree.
+  kSum,
+  // obj(n) = (obj(n) + t) / 2 with t = v̄, or 1 - v̄ where the player changes, and no Pass II:
+  // every objective is an average of values in [0, 1], whatever the size of the subtree.
+  kMean,
+};
+
 // How the search's move is chosen from the root's children once the budget is spent.
 enum class FinalChoice : std::uint8_t {
   kMostVisits,  // the most visited child (ties: higher value, then generation order)
@@ -28,6 +38,8 @@ struct Params {
   // Which nodes add 2^(-v̄) in the pass (backup.hpp): odd depths, as the paper writes, or
   // where the player changes (for turns split into decisions).
   Parity normalize_parity = Parity::kDepth;
+  // How Pass I accumulates (backup.hpp): the paper's sums (eq. 11–12) or size-neutral means.
+  Accumulation normalize_accumulation = Accumulation::kSum;
   bool reuse_tree = true;         // advance() keeps the played child's subtree
   std::size_t reserve_nodes = 0;  // node slots to reserve up front (0 = grow on demand)
   // Never let the arena exceed this many node slots: a leaf that would push it over is

@@ -148,17 +148,25 @@ class Tree {
 // (the root is 0) and keeps, for each, its id in the tree (tree_id). objective(n) is the
 // depth-normalised objective when the tree has one (backup.hpp), else q mapped to [0, 1]
 // ((q + 1) / 2: the mover's expected score). Built in one pass, O(visited nodes).
+//
+// A view can leave out part of the visited tree: keep(tree, parent, child) (tree ids) is asked
+// for every visited child of a node in the view, and a child it refuses is left out with its
+// whole subtree — e.g. the children a search visited too rarely to trust (KeepVisitShare).
 template <MoveType Move>
 class TreeViewOf {
  public:
-  explicit TreeViewOf(const Tree<Move>& tree) : tree_(&tree) {
+  explicit TreeViewOf(const Tree<Move>& tree)
+      : TreeViewOf(tree, [](const Tree<Move>&, NodeId, NodeId) { return true; }) {}
+
+  template <class Keep>
+  TreeViewOf(const Tree<Move>& tree, Keep keep) : tree_(&tree) {
     tree_id_.push_back(0);
     parent_.push_back(kNoNode);
     depth_.push_back(0);
     for (NodeId v = 0; v < tree_id_.size(); ++v) {
       offsets_.push_back(static_cast<NodeId>(children_.size()));
       for (NodeId c : tree.children(tree_id_[v])) {
-        if (!tree[c].visited()) continue;
+        if (!tree[c].visited() || !keep(tree, tree_id_[v], c)) continue;
         children_.push_back(static_cast<NodeId>(tree_id_.size()));
         tree_id_.push_back(c);
         parent_.push_back(v);
@@ -186,6 +194,17 @@ class TreeViewOf {
   const Tree<Move>* tree_;
   std::vector<NodeId> tree_id_, parent_, offsets_, children_;
   std::vector<int> depth_;
+};
+
+// A TreeViewOf filter: keeps a child visited at least `share` times as often as its parent
+// (and at least once), so that a later stage sees only the moves the search kept coming back
+// to. share = 0 keeps every visited child.
+struct KeepVisitShare {
+  double share = 0.1;
+  template <MoveType Move>
+  bool operator()(const Tree<Move>& tree, NodeId parent, NodeId child) const noexcept {
+    return static_cast<double>(tree[child].visits) >= share * tree[parent].visits;
+  }
 };
 
 }  // namespace gsearch::mcts

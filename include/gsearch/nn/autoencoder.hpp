@@ -121,6 +121,13 @@ class BasicScorer {
   BasicAutoEncoder<T>& autoencoder() noexcept { return ae_; }
   BasicLinear<T>& head() noexcept { return head_; }
   const BasicAutoEncoder<T>& autoencoder() const noexcept { return ae_; }
+  // A Scorer saved on its own: "ae.enc.W" … "w.W" (, "w.b").
+  static constexpr std::string_view kind = "scorer";  // weight-file model kind
+  ParamListT<T> parameters() {
+    ParamListT<T> out;
+    parameters(out, "ae.", "w.");
+    return out;
+  }
 
  private:
   BasicAutoEncoder<T> ae_;
