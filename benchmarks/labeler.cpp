@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
-#include "amazons/label_store.hpp"
-#include "amazons/labeler.hpp"
-#include "amazons/teacher_server.hpp"
+#include "amazons/paper/label_store.hpp"
+#include "amazons/paper/labeler.hpp"
+#include "amazons/paper/teacher_server.hpp"
 
 namespace {
 

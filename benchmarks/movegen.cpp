@@ -2,8 +2,8 @@
 // cost of apply/undo and copy. Figures in docs/benchmarks.md.
 #include <benchmark/benchmark.h>
 
-#include "amazons/decision.hpp"
-#include "amazons/position.hpp"
+#include "amazons/rules/decision.hpp"
+#include "amazons/rules/position.hpp"
 #include "gsearch/core/rng.hpp"
 #include "gsearch/testing/perft.hpp"
 

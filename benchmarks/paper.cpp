@@ -1,13 +1,13 @@
 // The paper's agents on Amazons: time per move of the hybrid agent (Algorithm 1) at N = 20,
-// 30 and 50 nodes, and its three stages apart — the UCT-AE search, SGGA, GAT-AE (describing
-// the tree, building its graph, the forward pass). Positions: the 10x10 start and a middle
-// game position (20 random turns in). Figures in docs/benchmarks.md.
+// 30, 50, 200 and 1000 nodes, and its three stages apart — the UCT-AE search, SGGA, GAT-AE
+// (describing the tree, building its graph, the forward pass). Positions: the 10x10 start and a
+// middle game position (20 random turns in). Figures in docs/benchmarks.md.
 #include <benchmark/benchmark.h>
 
 #include <memory>
 
-#include "amazons/agents.hpp"
-#include "amazons/paper.hpp"
+#include "amazons/paper/paper.hpp"
+#include "amazons/players/agents.hpp"
 #include "gsearch/sgga/sgga.hpp"
 #include "positions.hpp"
 
@@ -20,7 +20,8 @@ namespace paper = amazons::paper;
 using bench::position_at;
 
 const std::shared_ptr<paper::Networks>& networks() {
-  static const auto nets = std::make_shared<paper::Networks>(paper::Networks::shipped());
+  static const auto nets =
+      std::make_shared<paper::Networks>(paper::Networks::shipped(paper::Reading::kRelative));
   return nets;
 }
 
@@ -37,7 +38,7 @@ void BM_HybridMove(benchmark::State& state) {
 void BM_Search(benchmark::State& state) {
   const DecisionPosition root{position_at(static_cast<int>(state.range(1)))};
   for (auto _ : state) {
-    auto search = paper::make_search(networks(), 1);
+    auto search = paper::make_relative_search(networks(), 1);
     search.set_root(root);
     benchmark::DoNotOptimize(
         search.run(gsearch::Budget::node_count(static_cast<std::uint64_t>(state.range(0)))));
@@ -46,11 +47,11 @@ void BM_Search(benchmark::State& state) {
 
 // The tree the later stages read, built once.
 struct Grown {
-  paper::PaperSearch search;
+  paper::RelativeSearch search;
   DecisionPosition root;
 };
 Grown grow(std::int64_t nodes, int turns) {
-  Grown g{paper::make_search(networks(), 1), DecisionPosition{position_at(turns)}};
+  Grown g{paper::make_relative_search(networks(), 1), DecisionPosition{position_at(turns)}};
   g.search.set_root(g.root);
   g.search.run(gsearch::Budget::node_count(static_cast<std::uint64_t>(nodes)));
   return g;
@@ -74,7 +75,7 @@ void BM_GatAe(benchmark::State& state) {
   const paper::DecisionView view(g.search.tree());
   auto& net = networks()->gatae;
   for (auto _ : state) {
-    const auto data = paper::describe(view, g.root);
+    const auto data = paper::describe(view, g.root, paper::Reading::kRelative);
     const auto input = paper::gat_input(data);
     benchmark::DoNotOptimize(net.forward(input.x, input.graph).data());
   }
@@ -82,7 +83,7 @@ void BM_GatAe(benchmark::State& state) {
 
 void sizes(benchmark::internal::Benchmark* b) {
   for (int turns : {0, 20})
-    for (int n : {20, 30, 50}) b->Args({n, turns});
+    for (int n : {20, 30, 50, 200, 1000}) b->Args({n, turns});
   b->ArgNames({"N", "turns"})->Unit(benchmark::kMicrosecond);
 }
 

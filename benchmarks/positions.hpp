@@ -1,7 +1,7 @@
 // Positions the Amazons benchmarks share.
 #pragma once
 
-#include "amazons/position.hpp"
+#include "amazons/rules/position.hpp"
 #include "gsearch/core/rng.hpp"
 
 namespace bench {

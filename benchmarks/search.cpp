@@ -3,8 +3,8 @@
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
-#include "amazons/decision.hpp"
-#include "amazons/eval.hpp"
+#include "amazons/players/eval.hpp"
+#include "amazons/rules/decision.hpp"
 #include "gsearch/alphabeta/alphabeta.hpp"
 #include "gsearch/mcts/mcts.hpp"
 #include "positions.hpp"

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "amazons/decision.hpp"
+#include "amazons/rules/decision.hpp"
 #include "support/mnk.hpp"
 
 namespace ab = gsearch::alphabeta;

@@ -7,9 +7,9 @@
 
 #include <map>
 
-#include "amazons/decision.hpp"
 #include "amazons/exact.hpp"
-#include "amazons/solver.hpp"
+#include "amazons/rules/decision.hpp"
+#include "amazons/rules/solver.hpp"
 #include "support/mnk.hpp"
 
 namespace ab = gsearch::alphabeta;

@@ -1,5 +1,5 @@
 // Agent specs and the agents' basic soundness: legal moves, determinism, beating random play.
-#include "amazons/agents.hpp"
+#include "amazons/players/agents.hpp"
 
 #include <doctest/doctest.h>
 
@@ -29,7 +29,8 @@ TEST_CASE("specs: canonical names, defaults, and one-line errors") {
                        SpecError);
   CHECK(describe_agents().find("invader:") != std::string::npos);
   CHECK(make_agent("teacher:url=http://127.0.0.1:9/v1,noise=0")->name() ==
-        "teacher:url=http://127.0.0.1:9/v1,candidates=0,seed=1,noise=0,connections=4");
+        "teacher:url=http://127.0.0.1:9/v1,candidates=8,seed=1,noise=0,hallucination=0.05,"
+        "bias=0.1,scale=8,connections=4");
   CHECK_THROWS_WITH_AS((void)make_agent("teacher:url=ftp://host/v1"),
                        doctest::Contains("agent teacher: "), SpecError);
 }
@@ -37,9 +38,11 @@ TEST_CASE("specs: canonical names, defaults, and one-line errors") {
 TEST_CASE(
     "every agent plays legal moves, and deterministically for a seed and an iteration budget") {
   const Position small = Position::from_fen("1q2q1/q4q/6/6/Q4Q/1Q2Q1 w - - 0 1");
-  for (const char* spec : {"random", "greedy", "ab:depth=1", "uct:iters=100",
-                           "uct:iters=100,model=whole", "invader:iters=200,k=50,threshold=5",
-                           "teacher", "teacher:candidates=5,noise=0.3", "hybrid:n=20"}) {
+  for (const char* spec :
+       {"random", "greedy", "ab:depth=1", "uct:iters=100", "uct:iters=100,model=whole",
+        "invader:iters=200,k=50,threshold=5", "teacher", "teacher:candidates=5,noise=0.3",
+        "uctae:n=20", "sgga:n=20", "gatae:n=20", "hybrid:n=20", "uctae:n=20,reading=literal",
+        "sgga:n=20,reading=literal", "gatae:n=20,reading=literal", "hybrid:n=20,reading=literal"}) {
     CAPTURE(spec);
     auto a = make_agent(spec), b = make_agent(spec);
     a->reset(5);
@@ -58,7 +61,8 @@ TEST_CASE("search agents beat random play (10 games each on the 10x10 board)") {
   // The full check (100 games per agent, >= 99% wins) is in docs/strength.md; this keeps CI
   // fast while still failing for an agent that plays no better than chance.
   for (const char* spec :
-       {"greedy", "ab:depth=1", "uct:iters=100", "invader:iters=300,k=100,threshold=10"}) {
+       {"greedy", "ab:depth=1", "uct:iters=100", "invader:iters=300,k=100,threshold=10",
+        "uctae:n=30", "sgga:n=30", "gatae:n=30", "hybrid:n=30"}) {
     CAPTURE(spec);
     const auto records = gsearch::arena::play_match(
         Position{}, [&] { return AgentHandle(make_agent(spec)); },

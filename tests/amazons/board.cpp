@@ -1,5 +1,5 @@
 // Squares, masks and the two attack computations, against coordinate loops.
-#include "amazons/board.hpp"
+#include "amazons/rules/board.hpp"
 
 #include <doctest/doctest.h>
 

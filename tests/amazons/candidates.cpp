@@ -1,5 +1,5 @@
 // Candidate sources: distinct legal moves, deterministic for a seed; specs and their errors.
-#include "amazons/candidates.hpp"
+#include "amazons/paper/candidates.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // The decision model: the same rules as whole turns, one decision per ply.
-#include "amazons/decision.hpp"
+#include "amazons/rules/decision.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // Distance maps against a plain breadth-first search; features and evaluation properties.
-#include "amazons/eval.hpp"
+#include "amazons/players/eval.hpp"
 
 #include <doctest/doctest.h>
 

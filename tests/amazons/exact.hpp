@@ -7,7 +7,7 @@
 #include <string>
 #include <tuple>
 
-#include "amazons/position.hpp"
+#include "amazons/rules/position.hpp"
 #include "gsearch/core/rng.hpp"
 
 namespace exact {

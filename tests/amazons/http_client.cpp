@@ -1,6 +1,6 @@
 // The HTTP client against cpp-httplib on loopback (an independent implementation) and against
 // a raw socket server that sends exactly the bytes a test wants, garbage included.
-#include "amazons/http_client.hpp"
+#include "amazons/paper/http_client.hpp"
 
 #include <doctest/doctest.h>
 #include <httplib.h>

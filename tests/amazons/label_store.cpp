@@ -1,6 +1,6 @@
 // The label store: lines, resume without loss or repetition, a torn last line, a damaged line,
 // one writer at a time, a write that fails half-way.
-#include "amazons/label_store.hpp"
+#include "amazons/paper/label_store.hpp"
 
 #include <doctest/doctest.h>
 #include <signal.h>

@@ -1,6 +1,6 @@
 // TeacherClient and Labeler against the local teacher server: retries under faults, rejection
 // counts, failures, the key (sent, never shown), bounded concurrency, stopping.
-#include "amazons/labeler.hpp"
+#include "amazons/paper/labeler.hpp"
 
 #include <doctest/doctest.h>
 #include <httplib.h>
@@ -10,7 +10,7 @@
 #include <mutex>
 #include <set>
 
-#include "amazons/teacher_server.hpp"
+#include "amazons/paper/teacher_server.hpp"
 
 using namespace amazons;
 

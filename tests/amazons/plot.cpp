@@ -1,4 +1,4 @@
-#include "amazons/plot.hpp"
+#include "amazons/paper/plot.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // Amazons rules (whole turns): perft against published counts and an independent generator,
 // FEN and move notation, bad input, and random-game conformance.
-#include "amazons/position.hpp"
+#include "amazons/rules/position.hpp"
 
 #include <doctest/doctest.h>
 

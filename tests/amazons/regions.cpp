@@ -1,7 +1,7 @@
 // Region knowledge: areas by hand, solitaire counts against a square-stepping search, and the
 // decided positions and dominated moves against exhaustive search on thousands of small
 // random positions.
-#include "amazons/regions.hpp"
+#include "amazons/rules/regions.hpp"
 
 #include <doctest/doctest.h>
 

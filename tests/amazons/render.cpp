@@ -1,4 +1,4 @@
-#include "amazons/render.hpp"
+#include "amazons/rules/render.hpp"
 
 #include <doctest/doctest.h>
 

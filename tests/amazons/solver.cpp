@@ -1,6 +1,6 @@
 // SolverPosition: a conforming Game, its knowledge is the region knowledge, its moves keep
 // the value, and its heuristic is a value in [-1, 1] that is 0 where both sides stand alike.
-#include "amazons/solver.hpp"
+#include "amazons/rules/solver.hpp"
 
 #include <doctest/doctest.h>
 

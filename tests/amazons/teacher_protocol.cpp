@@ -1,5 +1,5 @@
 // The paper's prompt, both ways; chat-completions requests and replies; every rejection kind.
-#include "amazons/teacher_protocol.hpp"
+#include "amazons/paper/teacher_protocol.hpp"
 
 #include <doctest/doctest.h>
 

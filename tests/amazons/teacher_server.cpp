@@ -1,12 +1,12 @@
 // The local teacher server (cpp-httplib) read by the labeler's client: the same scores as
 // in-process, each fault as the client sees it, the key check, bad requests.
-#include "amazons/teacher_server.hpp"
+#include "amazons/paper/teacher_server.hpp"
 
 #include <doctest/doctest.h>
 
 #include <atomic>
 
-#include "amazons/http_client.hpp"
+#include "amazons/paper/http_client.hpp"
 
 using namespace amazons;
 

@@ -23,6 +23,23 @@ cli_test(NAME label_server_down CODE 1 ONE_LINE_ERR ERR "3 labels in a row faile
 cli_test(NAME teacher_serve_bad_probability CODE 2 ONE_LINE_ERR ERR "--malformed" ARGS teacher-serve --malformed 2)
 cli_test(NAME teacher_serve_bad_sum CODE 2 ONE_LINE_ERR ERR "add up to more than 1"
          ARGS teacher-serve --malformed 0.6 --drop 0.6)
+# The teacher's knobs: out of range, and NaN or infinite (which CLI::Range alone lets through).
+cli_test(NAME teacher_serve_bad_noise CODE 2 ONE_LINE_ERR ERR "--noise: Value -0.1 not in range \\[0, 10\\]"
+         ARGS teacher-serve --noise -0.1)
+cli_test(NAME teacher_serve_nan_noise CODE 2 ONE_LINE_ERR ERR "--noise: Value nan is not a finite number"
+         ARGS teacher-serve --noise nan)
+cli_test(NAME teacher_serve_bad_hallucination CODE 2 ONE_LINE_ERR ERR "--hallucination: Value 1.5 not in range"
+         ARGS teacher-serve --hallucination 1.5)
+cli_test(NAME teacher_serve_nan_hallucination CODE 2 ONE_LINE_ERR ERR "--hallucination: Value NaN is not a finite number"
+         ARGS teacher-serve --hallucination NaN)
+cli_test(NAME teacher_serve_bad_bias CODE 2 ONE_LINE_ERR ERR "--bias: Value -2 not in range" ARGS teacher-serve --bias -2)
+cli_test(NAME teacher_serve_inf_bias CODE 2 ONE_LINE_ERR ERR "--bias: Value inf is not a finite number"
+         ARGS teacher-serve --bias inf)
+cli_test(NAME teacher_serve_bad_scale CODE 2 ONE_LINE_ERR ERR "--scale: Value 0 not in range" ARGS teacher-serve --scale 0)
+cli_test(NAME teacher_serve_nan_scale CODE 2 ONE_LINE_ERR ERR "--scale: Value -nan is not a finite number"
+         ARGS teacher-serve --scale -nan)
+cli_test(NAME teacher_serve_nan_probability CODE 2 ONE_LINE_ERR ERR "--malformed: Value nan is not a finite number"
+         ARGS teacher-serve --malformed nan)
 cli_test(NAME teacher_serve_no_key CODE 2 ONE_LINE_ERR ERR "GSEARCH_UNSET_KEY: the variable is not set"
          ARGS teacher-serve --key-env GSEARCH_UNSET_KEY)
 

@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "amazons/label_store.hpp"
-#include "amazons/teacher_server.hpp"
+#include "amazons/paper/label_store.hpp"
+#include "amazons/paper/teacher_server.hpp"
 
 extern char** environ;
 

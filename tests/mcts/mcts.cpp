@@ -3,7 +3,7 @@
 
 #include <doctest/doctest.h>
 
-#include "amazons/decision.hpp"
+#include "amazons/rules/decision.hpp"
 #include "support/mnk.hpp"
 
 using test_games::TicTacToe;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "amazons/position.hpp"
+#include "amazons/rules/position.hpp"
 
 namespace amazons::cli {
 

@@ -3,7 +3,7 @@
 
 // Eigen (through train.hpp) before cpp-httplib (teacher_server.hpp): httplib includes
 // <resolv.h>, whose macro `_res` would rename a parameter inside Eigen's headers.
-#include "amazons/train.hpp"
+#include "amazons/paper/train.hpp"
 
 #include <pthread.h>
 #include <signal.h>
@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <sstream>
@@ -18,11 +19,11 @@
 #include <unordered_set>
 #include <vector>
 
-#include "amazons/agents.hpp"
-#include "amazons/candidates.hpp"
-#include "amazons/label_store.hpp"
-#include "amazons/labeler.hpp"
-#include "amazons/teacher_server.hpp"
+#include "amazons/paper/candidates.hpp"
+#include "amazons/paper/label_store.hpp"
+#include "amazons/paper/labeler.hpp"
+#include "amazons/paper/teacher_server.hpp"
+#include "amazons/players/agents.hpp"
 
 namespace amazons::cli {
 namespace {
@@ -302,14 +303,43 @@ void add_teacher_serve(CLI::App& app) {
   cmd->add_option("--port,-p", o->server.port, "Port (0: any free port, printed)")
       ->check(CLI::Range(0, 65535))
       ->capture_default_str();
-  cmd->add_option("--seed,-s", o->server.teacher.seed, "Seed of the noise and the faults")
+  // A number in [lo, hi]. CLI::Range lets NaN through (every comparison with it is false);
+  // this refuses NaN and the infinities too.
+  const auto finite_in = [](double lo, double hi) {
+    std::ostringstream range;
+    range << "[" << lo << ", " << hi << "]";
+    return CLI::Validator(
+        [lo, hi, r = range.str()](std::string& text) -> std::string {
+          double v = 0;
+          if (!CLI::detail::lexical_cast(text, v) || !std::isfinite(v))
+            return "Value " + text + " is not a finite number";
+          if (v < lo || v > hi) return "Value " + text + " not in range " + r;
+          return {};
+        },
+        "FLOAT in " + range.str());
+  };
+  auto& teacher = o->server.teacher;
+  cmd->add_option("--seed,-s", teacher.seed, "Seed of the noise, the hallucinations and the faults")
       ->capture_default_str();
-  cmd->add_option("--noise", o->server.teacher.noise,
-                  "Standard deviation of the noise on each score")
-      ->check(CLI::Range(0.0, 10.0))
+  cmd->add_option("--noise", teacher.noise,
+                  "Standard deviation of the Gaussian noise on each score")
+      ->check(finite_in(0.0, 10.0))
+      ->capture_default_str();
+  cmd->add_option("--hallucination", teacher.hallucination,
+                  "Probability that a label's two scores are uniform random numbers")
+      ->check(finite_in(0.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--bias", teacher.bias,
+                  "bias*(d-0.5) is added to both scores, d the queen move's length over the "
+                  "longest possible (> 0: long moves score higher)")
+      ->check(finite_in(-1.0, 1.0))
+      ->capture_default_str();
+  cmd->add_option("--scale", teacher.scale,
+                  "A score is 0.5+0.5*tanh(h/scale) of the hidden gain h (about squares of territory)")
+      ->check(finite_in(0.001, 100.0))
       ->capture_default_str();
   const auto probability = [&](const char* name, double& p, const char* help) {
-    cmd->add_option(name, p, help)->check(CLI::Range(0.0, 1.0))->capture_default_str();
+    cmd->add_option(name, p, help)->check(finite_in(0.0, 1.0))->capture_default_str();
   };
   probability("--malformed", f.malformed, "Probability of a malformed reply");
   probability("--out-of-range", f.out_of_range, "Probability of scores outside [0, 1]");
@@ -333,6 +363,7 @@ void add_teacher_serve(CLI::App& app) {
       params.api_key = key;
     }
     try {
+      params.teacher.validate();
       params.faults.validate();
     } catch (const std::invalid_argument& e) {
       throw BadInput(e.what());

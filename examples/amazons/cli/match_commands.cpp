@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "amazons/agents.hpp"
+#include "amazons/players/agents.hpp"
 #include "cli/command.hpp"
 #include "gsearch/arena/match.hpp"
 

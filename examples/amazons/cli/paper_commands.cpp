@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "amazons/agents.hpp"
-#include "amazons/plot.hpp"
-#include "amazons/train.hpp"
+#include "amazons/paper/plot.hpp"
+#include "amazons/paper/teacher.hpp"
+#include "amazons/paper/train.hpp"
+#include "amazons/players/agents.hpp"
 #include "cli/command.hpp"
 #include "gsearch/arena/match.hpp"
 
@@ -28,7 +29,7 @@ std::string command_line(int argc, char** argv) {
   return out;
 }
 
-// One row of the reproduction table.
+// One row of a reproduction table.
 struct Row {
   std::string label;        // e.g. "hybrid vs uctae, N=20"
   std::string a, b;         // agent specs
@@ -47,13 +48,246 @@ std::string percent(double v) {
   return buf;
 }
 
+double win_rate(const gsearch::arena::MatchSummary& s) {
+  return s.score / static_cast<double>(s.games);
+}
+
+// Plays one row and prints its line.
+RowResult play_row(const Row& row, std::size_t games, unsigned threads, std::uint64_t seed) {
+  if (isatty(STDERR_FILENO)) std::fprintf(stderr, "%s: %zu games ...\n", row.label.c_str(), games);
+  const auto records = gsearch::arena::play_match(
+      Position{}, [&] { return AgentHandle(make_agent(row.a)); },
+      [&] { return AgentHandle(make_agent(row.b)); },
+      {.games = games, .threads = threads, .seed = seed});
+  const auto s = gsearch::arena::summarize(records);
+  std::printf("%-44s %5zu games  %6s%%  [%5s, %5s]  paper %s\n", row.label.c_str(), s.games,
+              percent(win_rate(s)).c_str(), percent(s.score_ci.low).c_str(),
+              percent(s.score_ci.high).c_str(),
+              row.paper >= 0 ? (percent(row.paper) + "%").c_str() : "-");
+  std::fflush(stdout);
+  return {row, s};
+}
+
+// A markdown table of results, and bars for a chart.
+void table(std::ostringstream& md, const std::vector<RowResult>& results, bool paper_column) {
+  md << "| match | games | win rate | 95% interval |" << (paper_column ? " paper |" : "")
+     << " time per move (A / B) |\n|---|---|---|---|" << (paper_column ? "---|" : "") << "---|\n";
+  for (const auto& r : results) {
+    char times[64];
+    std::snprintf(times, sizeof times, "%.1f / %.1f ms", 1000 * r.summary.seconds_per_move[0],
+                  1000 * r.summary.seconds_per_move[1]);
+    md << "| " << r.row.label << " | " << r.summary.games << " | " << percent(win_rate(r.summary))
+       << "% | [" << percent(r.summary.score_ci.low) << ", " << percent(r.summary.score_ci.high)
+       << "] |";
+    if (paper_column) md << " " << (r.row.paper >= 0 ? percent(r.row.paper) + "%" : "—") << " |";
+    md << " " << times << " |\n";
+  }
+}
+
+std::vector<plot::Bar> bars_of(const std::vector<RowResult>& results) {
+  std::vector<plot::Bar> bars;
+  for (const auto& r : results)
+    bars.push_back({r.row.label, win_rate(r.summary), r.summary.score_ci.low,
+                    r.summary.score_ci.high, r.row.paper});
+  return bars;
+}
+
+// The positions and candidate moves the noise sweep labels: every position of `games` games
+// between the labeller's default players, with the label tree's whole moves as candidates
+// (as `amazons label` takes them with its defaults).
+std::vector<std::pair<Position, std::vector<Move>>> sweep_positions(std::size_t games,
+                                                                    unsigned threads,
+                                                                    std::uint64_t seed) {
+  const auto records = gsearch::arena::play_match(
+      Position{}, [] { return AgentHandle(make_agent("invader:iters=300")); },
+      [] { return AgentHandle(make_agent("uct:iters=200")); },
+      {.games = games, .threads = threads, .seed = seed});
+  std::vector<std::pair<Position, std::vector<Move>>> out;
+  for (const auto& r : records) {
+    Position p;
+    for (const Move& m : r.moves) {
+      out.push_back({p, paper::label_candidates(p, 1, 60)});
+      p.apply(m);
+    }
+  }
+  return out;
+}
+
+// `amazons reproduce`'s options.
+struct ReproduceOptions {
+  std::size_t games = 200;
+  std::size_t sweep_games = 40;
+  std::string sweeps = "all";
+  bool quick = false;
+  unsigned threads = 1;
+  std::uint64_t seed = 1;
+  std::string out = "reproduction";
+  std::string uctae = "shipped", gatae = "shipped", value = "shipped";
+};
+
+// The noise sweep's teacher settings: noise at no hallucination, then hallucinations at the
+// default noise.
+struct TeacherSetting {
+  double noise, hallucination;
+};
+constexpr TeacherSetting kTeacherSettings[] = {{0, 0}, {0.1, 0},   {0.3, 0},  {1, 0},
+                                               {3, 0}, {0.1, 0.1}, {0.1, 0.3}};
+
+std::string number_text(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+void run_reproduce(const ReproduceOptions& o, const std::string& invocation) {
+  const std::size_t games = o.quick ? 20 : o.games;
+  const std::size_t sweep_games = o.quick ? 10 : o.sweep_games;
+  const bool n_sweep = o.sweeps == "all" || o.sweeps == "n";
+  const bool noise_sweep = !o.quick && (o.sweeps == "all" || o.sweeps == "noise");
+  const std::string nets = ",uctae=" + o.uctae + ",gatae=" + o.gatae + ",value=" + o.value;
+  const auto paper_agent = [&](const std::string& name, int n) {
+    return name + ":n=" + std::to_string(n) + nets;
+  };
+  std::vector<Row> rows = {
+      {"hybrid vs uctae, N=20", paper_agent("hybrid", 20), paper_agent("uctae", 20), 0.795},
+      {"hybrid vs uctae, N=30", paper_agent("hybrid", 30), paper_agent("uctae", 30), 0.735},
+      {"hybrid vs sgga, N=20", paper_agent("hybrid", 20), paper_agent("sgga", 20), 0.585},
+      {"hybrid vs sgga, N=30", paper_agent("hybrid", 30), paper_agent("sgga", 30), 0.590},
+      {"hybrid vs gatae, N=20", paper_agent("hybrid", 20), paper_agent("gatae", 20), 0.620},
+      {"hybrid vs gatae, N=30", paper_agent("hybrid", 30), paper_agent("gatae", 30), 0.575},
+      {"hybrid vs teacher, N=30", paper_agent("hybrid", 30), "teacher", 0.450},
+      {"hybrid vs teacher, N=50", paper_agent("hybrid", 50), "teacher", 0.665},
+      {"hybrid N=30 vs uct, equal time", paper_agent("hybrid", 30), "uct:iters=0,ms=", -1, true},
+      {"hybrid N=30 vs invader, equal time", paper_agent("hybrid", 30),
+       "invader:iters=0,schedule=0,ms=", -1, true},
+      {"hybrid N=30 vs ab, equal time", paper_agent("hybrid", 30), "ab:depth=64,ms=", -1, true},
+  };
+  std::vector<Row> sweep_rows;
+  if (n_sweep) {
+    const std::vector<int> ns =
+        o.quick ? std::vector<int>{30, 200} : std::vector<int>{20, 30, 50, 200, 1000};
+    for (const char* opponent : {"random", "greedy"})
+      for (const char* agent : {"uctae", "sgga", "gatae", "hybrid"})
+        for (int n : ns)
+          sweep_rows.push_back({std::string(agent) + " N=" + std::to_string(n) + " vs " + opponent,
+                                paper_agent(agent, n), opponent});
+  }
+  // Build every agent once first, so a bad weight file fails before any game.
+  for (const Row& r : rows) {
+    (void)make_agent(r.a);
+    if (!r.equal_time) (void)make_agent(r.b);
+  }
+  const std::filesystem::path dir(o.out);
+  std::filesystem::create_directories(dir);
+
+  std::vector<RowResult> results;
+  double hybrid_seconds = 0;  // measured time per move of hybrid N=30
+  for (Row row : rows) {
+    if (row.equal_time)
+      row.b += std::to_string(static_cast<long>(std::max(1.0, std::round(hybrid_seconds * 1000))));
+    results.push_back(play_row(row, games, o.threads, o.seed));
+    if (row.label == "hybrid vs teacher, N=30")
+      hybrid_seconds = results.back().summary.seconds_per_move[0];
+  }
+  std::vector<RowResult> sweep;
+  for (const Row& row : sweep_rows) sweep.push_back(play_row(row, sweep_games, o.threads, o.seed));
+
+  // The noise sweep: for each teacher setting, label the same positions, train, and play the
+  // hybrid agent against that teacher and against the ablations trained on the same labels.
+  std::vector<RowResult> noise;
+  if (noise_sweep) {
+    std::fprintf(stderr, "noise sweep: collecting positions ...\n");
+    const auto positions = sweep_positions(24, o.threads, 1);
+    for (const TeacherSetting& t : kTeacherSettings) {
+      const std::string name =
+          "noise " + number_text(t.noise) + ", hallucination " + number_text(t.hallucination);
+      TeacherParams params;
+      params.noise = t.noise;
+      params.hallucination = t.hallucination;
+      std::vector<Label> labels;
+      for (const auto& [pos, moves] : positions)
+        for (const Move& m : moves) {
+          const Scores sc = teacher_scores(pos, m, params);
+          labels.push_back({pos.fen(), pos.move_to_string(m), sc.move, sc.place, "local", 1, 0});
+        }
+      const auto sub = dir / ("noise-" + number_text(t.noise) + "-hallucination-" +
+                              number_text(t.hallucination));
+      std::fprintf(stderr, "%s: %zu labels, training ...\n", name.c_str(), labels.size());
+      auto trained = paper::train(labels, {}, [](const std::string&) {});
+      paper::write_training_outputs(trained, {}, sub.string(), invocation);
+      const std::string w = ",uctae=" + (sub / "uctae.json").string() +
+                            ",gatae=" + (sub / "gatae.json").string() +
+                            ",value=" + (sub / "value.json").string();
+      const std::string hybrid = "hybrid:n=30" + w;
+      const std::string teacher = "teacher:noise=" + number_text(t.noise) +
+                                  ",hallucination=" + number_text(t.hallucination);
+      for (const Row& row :
+           std::vector<Row>{{"hybrid vs teacher, " + name, hybrid, teacher},
+                            {"hybrid vs uctae, " + name, hybrid, "uctae:n=30" + w},
+                            {"hybrid vs sgga, " + name, hybrid, "sgga:n=30" + w},
+                            {"hybrid vs gatae, " + name, hybrid, "gatae:n=30" + w}})
+        noise.push_back(play_row(row, sweep_games, o.threads, o.seed));
+    }
+  }
+
+  // The report.
+  std::ostringstream md;
+  md << "# Reproduction of the paper's experiments\n\n";
+  md << "Produced by:\n\n```sh\n" << invocation << "\n```\n\n";
+  md << "## The paper's table\n\nWin rate of the first agent, " << games
+     << " games per row (pairs of games share a random opening and swap colours), with the "
+        "Wilson 95% interval; the paper's number from §5.3–5.5 beside it.\n\n";
+  table(md, results, true);
+  md << "\nAgents: `" << rows[0].a
+     << "` and the others as listed, with the shipped weights unless `--uctae`/`--gatae`/"
+        "`--value` say otherwise; `teacher` is the local teacher with its default settings "
+        "(docs/labeler.md). The equal-time rows give the classic agent the hybrid agent's "
+        "measured time per move (from the N=30 teacher row), rounded to whole milliseconds; "
+        "a classic agent cannot stop before its first step (e.g. scoring every first move "
+        "of the position), so the last column shows the time it actually used. "
+        "docs/paper-mapping.md says how each agent reads the paper.\n\n![win "
+        "rates](reproduction.svg)\n";
+  paper::write_file(dir / "reproduction.svg",
+                    plot::bar_chart("Win rate of the hybrid agent (ours: bars, 95% intervals; "
+                                    "paper: red marks)",
+                                    "win rate", bars_of(results), "paper"));
+  if (!sweep.empty()) {
+    md << "\n## More search: each agent across N, against random play and greedy\n\n"
+       << sweep_games
+       << " games per row. More nodes must not play worse: each agent's win rate should not "
+          "fall as N grows (within the intervals).\n\n";
+    table(md, sweep, false);
+    md << "\n![N sweep](sweep_n.svg)\n";
+    paper::write_file(dir / "sweep_n.svg", plot::bar_chart("Win rate across N (95% intervals)",
+                                                           "win rate", bars_of(sweep), ""));
+  }
+  if (!noise.empty()) {
+    md << "\n## A noisier teacher: relabelled, retrained, replayed\n\nFor each setting of the "
+          "local teacher, the candidate moves of the same positions (24 games of "
+          "`invader:iters=300` against `uct:iters=200`, every position, the label tree's whole "
+          "moves) are labelled in-process with that teacher, the networks are trained with "
+          "`amazons train`'s defaults (weights and training reports in the subdirectories "
+          "beside this file), and the hybrid agent at N = 30 plays "
+       << sweep_games
+       << " games against that teacher and against each ablation trained on the same "
+          "labels.\n\n";
+    table(md, noise, false);
+    md << "\n![noise sweep](sweep_noise.svg)\n";
+    paper::write_file(dir / "sweep_noise.svg",
+                      plot::bar_chart("Hybrid N=30 as the teacher gets noisier (95% intervals)",
+                                      "win rate", bars_of(noise), ""));
+  }
+  paper::write_file(dir / "reproduction.md", md.str());
+  std::printf("wrote %s and its charts\n", (dir / "reproduction.md").c_str());
+}
+
 }  // namespace
 
 void add_paper_commands(CLI::App& app, int argc, char** argv) {
   const std::string invocation = command_line(argc, argv);
   {
     struct Opts {
-      std::string labels, out = "weights";
+      std::string labels, out = "weights", reading = "relative";
       paper::TrainOptions train;
     };
     auto o = std::make_shared<Opts>();
@@ -71,8 +305,14 @@ void add_paper_commands(CLI::App& app, int argc, char** argv) {
         ->check(CLI::Range(1, 100000));
     cmd->add_option("--ae-lr", o->train.ae_lr, "UCT-AE learning rate (Adam)")
         ->check(CLI::PositiveNumber);
-    cmd->add_flag("--center,!--no-center", o->train.center_scores,
-                  "UCT-AE targets: scores less their position's mean, plus 0.5 (default), or raw");
+    cmd->add_option("--reading", o->reading,
+                    "What the networks learn (docs/paper-mapping.md): relative (what each "
+                    "decision changes, centred scores, a value scorer) or literal (the paper)")
+        ->check(CLI::IsMember({"relative", "literal"}));
+    cmd->add_option("--value-games", o->train.value_games,
+                    "Games of UCT-AE's policy whose results train the value scorer (relative "
+                    "reading)")
+        ->check(CLI::Range(1, 1000000));
     cmd->add_option("--gat-epochs", o->train.gat_epochs, "GAT-AE epochs")
         ->check(CLI::Range(0, 100000));
     cmd->add_option("--gat-lr", o->train.gat_lr, "GAT-AE learning rate (RMSprop)")
@@ -89,124 +329,45 @@ void add_paper_commands(CLI::App& app, int argc, char** argv) {
         throw BadInput(e.what());
       }
       if (labels.empty()) throw BadInput(o->labels + ": no labels");
+      o->train.reading = paper::parse_reading(o->reading);
       auto result = paper::train(labels, o->train, [](const std::string& line) {
         std::fprintf(stderr, "%s\n", line.c_str());
       });
       paper::write_training_outputs(result, o->train, o->out, invocation);
-      std::printf("wrote %s/uctae.json, %s/gatae.json and the training report %s/training.md\n",
-                  o->out.c_str(), o->out.c_str(), o->out.c_str());
+      std::printf("wrote %s/uctae.json, %s/gatae.json%s and the training report %s/training.md\n",
+                  o->out.c_str(), o->out.c_str(),
+                  o->train.reading == paper::Reading::kRelative
+                      ? (", " + o->out + "/value.json").c_str()
+                      : "",
+                  o->out.c_str());
     });
   }
   {
-    struct Opts {
-      std::size_t games = 200;
-      bool quick = false;
-      unsigned threads = 1;
-      std::uint64_t seed = 1;
-      std::string out = "reproduction";
-      std::string uctae = "shipped", gatae = "shipped";
-    };
+    using Opts = ReproduceOptions;
     auto o = std::make_shared<Opts>();
     auto* cmd = app.add_subcommand(
-        "reproduce", "Run the paper's experiments (§5.3-5.5) and the classic comparisons");
-    cmd->add_option("--games,-g", o->games, "Games per row")
+        "reproduce",
+        "Run the paper's experiments (§5.3-5.5), the classic comparisons, and the sweeps over "
+        "N and over the teacher's noise");
+    cmd->add_option("--games,-g", o->games, "Games per row of the paper's table")
         ->check(CLI::Range(std::size_t{2}, std::size_t{100000}));
-    cmd->add_flag("--quick", o->quick, "20 games per row: a few seconds, for a first look");
+    cmd->add_option("--sweep-games", o->sweep_games, "Games per row of the sweeps")
+        ->check(CLI::Range(std::size_t{2}, std::size_t{100000}));
+    cmd->add_option("--sweeps", o->sweeps,
+                    "Which sweeps: all, n (N against random and greedy), noise (teacher noise "
+                    "and hallucinations: relabel, retrain, play), none")
+        ->check(CLI::IsMember({"all", "n", "noise", "none"}));
+    cmd->add_flag("--quick", o->quick,
+                  "20 games per row, the N sweep at N = 30 and 200 with 10 games, no noise "
+                  "sweep: a first look in about a minute");
     cmd->add_option("--threads,-t", o->threads, "Games played at once")
         ->check(CLI::Range(1u, 256u));
     cmd->add_option("--seed,-s", o->seed, "Match seed");
-    cmd->add_option("--out", o->out, "Directory for reproduction.md and reproduction.svg");
+    cmd->add_option("--out", o->out, "Directory for reproduction.md and the charts");
     cmd->add_option("--uctae", o->uctae, "UCT-AE weights (default: the shipped ones)");
     cmd->add_option("--gatae", o->gatae, "GAT-AE weights (default: the shipped ones)");
-    cmd->callback([o, invocation] {
-      const std::size_t games = o->quick ? 20 : o->games;
-      const std::string nets = ",uctae=" + o->uctae + ",gatae=" + o->gatae;
-      const auto paper_agent = [&](const char* name, int n) {
-        return std::string(name) + ":n=" + std::to_string(n) + nets;
-      };
-      std::vector<Row> rows = {
-          {"hybrid vs uctae, N=20", paper_agent("hybrid", 20), paper_agent("uctae", 20), 0.795},
-          {"hybrid vs uctae, N=30", paper_agent("hybrid", 30), paper_agent("uctae", 30), 0.735},
-          {"hybrid vs sgga, N=20", paper_agent("hybrid", 20), paper_agent("sgga", 20), 0.585},
-          {"hybrid vs sgga, N=30", paper_agent("hybrid", 30), paper_agent("sgga", 30), 0.590},
-          {"hybrid vs gatae, N=20", paper_agent("hybrid", 20), paper_agent("gatae", 20), 0.620},
-          {"hybrid vs gatae, N=30", paper_agent("hybrid", 30), paper_agent("gatae", 30), 0.575},
-          {"hybrid vs teacher, N=30", paper_agent("hybrid", 30), "teacher", 0.450},
-          {"hybrid vs teacher, N=50", paper_agent("hybrid", 50), "teacher", 0.665},
-          {"hybrid N=30 vs uct, equal time", paper_agent("hybrid", 30), "uct:iters=0,ms=", -1,
-           true},
-          {"hybrid N=30 vs invader, equal time", paper_agent("hybrid", 30),
-           "invader:iters=0,schedule=0,ms=", -1, true},
-          {"hybrid N=30 vs ab, equal time", paper_agent("hybrid", 30), "ab:depth=64,ms=", -1, true},
-      };
-      // Build every agent once first, so a bad weight file fails before any game.
-      for (const Row& r : rows) {
-        (void)make_agent(r.a);
-        if (!r.equal_time) (void)make_agent(r.b);
-      }
-      const bool tty = isatty(STDERR_FILENO);
-      std::vector<RowResult> results;
-      double hybrid_seconds = 0;  // measured time per move of hybrid N=30
-      for (Row row : rows) {
-        if (row.equal_time) {
-          const double ms = std::max(1.0, std::round(hybrid_seconds * 1000.0));
-          row.b += std::to_string(static_cast<long>(ms));
-        }
-        if (tty) std::fprintf(stderr, "%s: %zu games ...\n", row.label.c_str(), games);
-        const auto records = gsearch::arena::play_match(
-            Position{}, [&] { return AgentHandle(make_agent(row.a)); },
-            [&] { return AgentHandle(make_agent(row.b)); },
-            {.games = games, .threads = o->threads, .seed = o->seed});
-        const auto s = gsearch::arena::summarize(records);
-        if (row.label == "hybrid vs teacher, N=30") hybrid_seconds = s.seconds_per_move[0];
-        results.push_back({row, s});
-        std::printf("%-36s %5zu games  %6s%%  [%5s, %5s]  paper %s\n", row.label.c_str(), s.games,
-                    percent(s.score / static_cast<double>(s.games)).c_str(),
-                    percent(s.score_ci.low).c_str(), percent(s.score_ci.high).c_str(),
-                    row.paper >= 0 ? (percent(row.paper) + "%").c_str() : "-");
-        std::fflush(stdout);
-      }
-      // The report.
-      std::ostringstream md;
-      md << "# Reproduction of the paper's experiments\n\n";
-      md << "Produced by:\n\n```sh\n" << invocation << "\n```\n\n";
-      md << "Win rate of the first agent, " << games
-         << " games per row (pairs of games share a random opening and "
-         << "swap colours), with the Wilson 95% interval; the paper's number from §5.3–5.5 beside "
-            "it.\n\n";
-      md << "| match | games | win rate | 95% interval | paper | time per move (A / B) "
-            "|\n|---|---|---|---|---|---|\n";
-      std::vector<plot::Bar> bars;
-      for (const auto& r : results) {
-        const double w = r.summary.score / static_cast<double>(r.summary.games);
-        char times[64];
-        std::snprintf(times, sizeof times, "%.1f / %.1f ms", 1000 * r.summary.seconds_per_move[0],
-                      1000 * r.summary.seconds_per_move[1]);
-        md << "| " << r.row.label << " | " << r.summary.games << " | " << percent(w) << "% | ["
-           << percent(r.summary.score_ci.low) << ", " << percent(r.summary.score_ci.high) << "] | "
-           << (r.row.paper >= 0 ? percent(r.row.paper) + "%" : "—") << " | " << times << " |\n";
-        bars.push_back(
-            {r.row.label, w, r.summary.score_ci.low, r.summary.score_ci.high, r.row.paper});
-      }
-      md << "\nAgents: `" << rows[0].a
-         << "` and the others as listed, with the shipped weights unless `--uctae`/`--gatae` "
-            "say otherwise. The equal-time rows give the classic agent the hybrid agent's "
-            "measured time per move (from the N=30 teacher row), rounded to whole milliseconds; "
-            "a classic agent cannot stop before its first step (e.g. scoring every first move "
-            "of the position), so the last column shows the time it actually used. "
-            "docs/paper-mapping.md says how each agent reads the paper.\n\n![win "
-            "rates](reproduction.svg)\n";
-      const std::filesystem::path dir(o->out);
-      std::filesystem::create_directories(dir);
-      paper::write_file(dir / "reproduction.md", md.str());
-      paper::write_file(
-          dir / "reproduction.svg",
-          plot::bar_chart(
-              "Win rate of the hybrid agent (ours: bars, 95% intervals; paper: red marks)",
-              "win rate", bars, "paper"));
-      std::printf("wrote %s and %s\n", (dir / "reproduction.md").c_str(),
-                  (dir / "reproduction.svg").c_str());
-    });
+    cmd->add_option("--value", o->value, "Value scorer weights (default: the shipped ones)");
+    cmd->callback([o, invocation] { run_reproduce(*o, invocation); });
   }
 }
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "amazons/agents.hpp"
-#include "amazons/render.hpp"
+#include "amazons/players/agents.hpp"
+#include "amazons/rules/render.hpp"
 #include "cli/command.hpp"
 
 namespace amazons::cli {

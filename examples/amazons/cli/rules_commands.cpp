@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "amazons/decision.hpp"
-#include "amazons/render.hpp"
+#include "amazons/rules/decision.hpp"
+#include "amazons/rules/render.hpp"
 #include "cli/command.hpp"
 #include "gsearch/core/budget.hpp"
 #include "gsearch/testing/perft.hpp"

@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "amazons/solver.hpp"
+#include "amazons/rules/solver.hpp"
 #include "cli/command.hpp"
 #include "gsearch/alphabeta/alphabeta.hpp"
 #include "gsearch/alphabeta/dfpn.hpp"

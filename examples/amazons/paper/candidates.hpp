@@ -1,4 +1,4 @@
-// amazons/candidates.hpp — which moves of a position go to the teacher.
+// amazons/paper/candidates.hpp — which moves of a position go to the teacher.
 //
 // The paper labels the candidate decisions of an MCTS tree per position. A CandidateSource
 // is that choice as a function, so the label command and the teacher agent take any of:
@@ -23,9 +23,9 @@
 #include <string_view>
 #include <vector>
 
-#include "amazons/agents.hpp"
-#include "amazons/eval.hpp"
-#include "amazons/position.hpp"
+#include "amazons/players/agents.hpp"
+#include "amazons/players/eval.hpp"
+#include "amazons/rules/position.hpp"
 #include "gsearch/mcts/mcts.hpp"
 
 namespace amazons {

@@ -1,4 +1,4 @@
-// amazons/http_client.hpp — a small HTTP/1.1 client on POSIX sockets, for the labeler.
+// amazons/paper/http_client.hpp — a small HTTP/1.1 client on POSIX sockets, for the labeler.
 //
 // The labeler talks to one OpenAI-compatible endpoint with small JSON POSTs, so this client
 // does exactly that and no more: plain http:// URLs (https is refused: run a local TLS proxy,

@@ -1,4 +1,4 @@
-// amazons/label_store.hpp — labels in an append-only JSON-lines file that a kill -9 at any
+// amazons/paper/label_store.hpp — labels in an append-only JSON-lines file that a kill -9 at any
 // moment leaves readable, and that a rerun resumes without losing or repeating a label.
 //
 // One label per line (docs/labeler.md has every field):
@@ -41,7 +41,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "amazons/position.hpp"
+#include "amazons/rules/position.hpp"
 
 namespace amazons {
 

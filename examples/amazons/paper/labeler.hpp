@@ -1,4 +1,4 @@
-// amazons/labeler.hpp — asks a teacher for the scores of moves, over HTTP, several at once.
+// amazons/paper/labeler.hpp — asks a teacher for the scores of moves, over HTTP, several at once.
 //
 // TeacherClient labels one move at a time on one kept-alive connection: it writes the
 // paper's prompt (teacher_protocol.hpp), POSTs it to an OpenAI-compatible chat-completions
@@ -34,8 +34,8 @@
 #include <thread>
 #include <vector>
 
-#include "amazons/http_client.hpp"
-#include "amazons/teacher_protocol.hpp"
+#include "amazons/paper/http_client.hpp"
+#include "amazons/paper/teacher_protocol.hpp"
 
 namespace amazons {
 

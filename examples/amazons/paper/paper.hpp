@@ -1,25 +1,38 @@
-// amazons/paper.hpp — the paper's framework on Amazons: the networks, the features of search
-// tree nodes, the MCTS policies of UCT-AE, and the graph GAT-AE reads.
+// amazons/paper/paper.hpp — the paper's framework on Amazons: the networks, the features of
+// search tree nodes, the MCTS policies of UCT-AE, and the graph GAT-AE reads.
 //
-// The tree is the decision model's (decision.hpp): the root's children are the head nodes
-// (the queens), then destinations, then arrows; a node at depth 3 is a whole move. Every node
-// is described by the paper's five features (eval.hpp) of the position its decision leads
-// to, for the player who made that decision:
-//   a queen choice      the position as it is, the chosen queen as "the moved queen";
-//   a destination       the queen on its new square, the arrow still to come;
-//   an arrow            the position after the whole turn.
-// UCT-AE (eq. 13–14) scores a node with AE1 + W1 (movement: destinations, and a queen by
-// its best destination) or AE2 + W2 (placement: arrows); docs/paper-mapping.md gives every
-// reading in detail.
+// The tree is the decision model's (rules/decision.hpp): the root's children are the head
+// nodes (the queens), then destinations, then arrows; a node at depth 3 is a whole move.
+//
+// Two readings of the paper are implemented side by side (docs/paper-mapping.md lists every
+// difference with the measurement behind it):
+//
+//   Reading::kLiteral   the paper as written. A node is described by the five features
+//                       (eval.hpp) of the position its decision leads to, for the player who
+//                       made it; UCT-AE learns the teacher's raw scores from them; selection
+//                       is eq. 13 (the learned score plus exploration, no value term); leaves
+//                       are valued by UCT-AE's scores; eq. 10–12 as printed; GAT-AE learns
+//                       SGGA's visit shares.
+//   Reading::kRelative  the default, the reading that plays best. A decision is described by
+//                       what it changes: the features after it less the features before it,
+//                       for its mover; UCT-AE learns the teacher's scores centred per position
+//                       (what a search needs is the order of the moves of one position);
+//                       selection is PUCT over those scores, standardised among siblings, with
+//                       a learned value — a third scorer, AE3 + W3, on the absolute features
+//                       of a position, trained on the teacher's absolute place scores — at the
+//                       leaves; the final move by visits; eq. 10–12 as size-neutral means;
+//                       GAT-AE learns the teacher's scores carried through the tree.
+// In both, a queen is scored by its best destination.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "amazons/decision.hpp"
-#include "amazons/eval.hpp"
+#include "amazons/players/eval.hpp"
+#include "amazons/rules/decision.hpp"
 #include "gsearch/mcts/mcts.hpp"
 #include "gsearch/nn/nn.hpp"
 
@@ -30,22 +43,39 @@ using DecisionTree = gsearch::mcts::Tree<Decision>;
 using DecisionView = gsearch::mcts::TreeViewOf<Decision>;
 
 // ---------------------------------------------------------------------------------------
+// Readings
+
+enum class Reading : std::uint8_t { kRelative, kLiteral };
+
+// "relative" / "literal".
+[[nodiscard]] const char* reading_name(Reading r) noexcept;
+// Parses reading_name()'s words; throws std::invalid_argument naming the text otherwise.
+[[nodiscard]] Reading parse_reading(std::string_view text);
+
+// ---------------------------------------------------------------------------------------
 // The networks
 
-// UCT-AE (AE1 + W1, AE2 + W2) and GAT-AE, in float, with the shapes the paper gives.
+// UCT-AE (AE1 + W1, AE2 + W2), GAT-AE and the value scorer (AE3 + W3, Reading::kRelative
+// only), in float, with the shapes the paper gives.
 struct Networks {
+  Reading reading = Reading::kRelative;
   nn::UctAe uctae;
   nn::GatAe gatae;
+  nn::Scorer value;  // 5 → 3 → 5 → 1 with a bias: the absolute features of a position → the
+                     // teacher's place score of the move that led to it
 
   static nn::UctAeConfig uctae_config() { return {}; }
   static nn::GatAeConfig gatae_config() { return {}; }
 
   // Freshly initialised from `seed` (for training).
-  static Networks initial(std::uint64_t seed);
-  // The trained weights shipped in examples/amazons/weights/, compiled into the program.
-  static Networks shipped();
-  // From weight files (written by `amazons train`); throws nn::WeightFileError.
-  static Networks from_files(const std::string& uctae_path, const std::string& gatae_path);
+  static Networks initial(Reading reading, std::uint64_t seed);
+  // The trained weights shipped in examples/amazons/paper/weights/ (Reading::kLiteral:
+  // weights/literal/), compiled into the program.
+  static Networks shipped(Reading reading);
+  // The shipped weights with those named replaced from files (written by `amazons train`);
+  // an empty path keeps the shipped network. Throws nn::WeightFileError.
+  static Networks from_files(Reading reading, const std::string& uctae_path,
+                             const std::string& gatae_path, const std::string& value_path);
 };
 
 // ---------------------------------------------------------------------------------------
@@ -55,39 +85,94 @@ struct Networks {
 // placement network (arrow).
 inline bool is_placement(const Decision& d) noexcept { return d.stage == Stage::kArrow; }
 
-// The features of the state `after` reached by decision `d`, for the player who made it.
+// The player who made decision `d`, which led to `after`.
+inline Player mover_of(const DecisionPosition& after, const Decision& d) noexcept {
+  return d.stage == Stage::kArrow ? gsearch::opponent(after.to_move()) : after.to_move();
+}
+
+// The features of the state `after` reached by decision `d`, for the player who made it
+// (Reading::kLiteral's description of a decision).
 inline Features decision_features(const DecisionPosition& after, const Decision& d,
                                   DistanceMaps& maps) {
   const Position& pos = after.position();
   compute_distances(pos, maps);
-  const Player mover =
-      d.stage == Stage::kArrow ? gsearch::opponent(after.to_move()) : after.to_move();
   const Square moved = d.stage == Stage::kDestination ? d.to : d.from;
-  return features(pos, maps, mover, moved);
+  return features(pos, maps, mover_of(after, d), moved);
+}
+
+// The features of `state`, the state in which decision `d` is about to be made, for its
+// mover, with the queen the decision concerns as "the moved queen" (d.from).
+inline Features state_features(const DecisionPosition& state, const Decision& d,
+                               DistanceMaps& maps) {
+  compute_distances(state.position(), maps);
+  return features(state.position(), maps, state.to_move(), d.from);
+}
+
+// Reading::kRelative's description of a decision: what it changes, for its mover,
+//   kRelativeScale[k] · (decision_features(after)[k] − state_features(before)[k]),
+// so that a decision that changes nothing sits at 0 in every feature. One decision changes a
+// territory share by a few hundredths but the moved queen's free neighbours by up to one; the
+// scales bring each change to a root-mean-square of about ¼ over the candidate moves of the
+// shipped label set (docs/paper-mapping.md).
+inline constexpr std::array<float, 5> kRelativeScale = {6.0f, 6.0f, 1.0f, 6.0f, 20.0f};
+inline Features relative_features(const Features& before, const Features& after) noexcept {
+  Features f;
+  for (std::size_t k = 0; k < f.size(); ++k) f[k] = kRelativeScale[k] * (after[k] - before[k]);
+  return f;
+}
+
+// The description of decision `d` from `before` (reaching `after`) under `reading`.
+inline Features describe_decision(Reading reading, const DecisionPosition& before,
+                                  const DecisionPosition& after, const Decision& d,
+                                  DistanceMaps& maps) {
+  const Features a = decision_features(after, d, maps);
+  if (reading == Reading::kLiteral) return a;
+  return relative_features(state_features(before, d, maps), a);
+}
+
+// The value scorer's input: the absolute features of `pos` for `me`, who has just moved (or
+// is in the middle of moving `moved`; 0: no queen in particular).
+inline Features position_features(const Position& pos, Player me, Square moved,
+                                  DistanceMaps& maps) {
+  compute_distances(pos, maps);
+  return features(pos, maps, me, moved);
 }
 
 // UCT-AE's score of each decision in `decisions` from `state` (eq. 13's AE1(v)·W1 for
 // destinations, AE2(v)·W2 for arrows, and for a queen the best AE1(v)·W1 of its
-// destinations; all decisions of one state are of one kind). Batched: one forward pass per
-// state. `out` receives one score per decision.
-void score_decisions(nn::UctAe& net, const DecisionPosition& state,
+// destinations; all decisions of one state are of one kind), each decision described as
+// `nets.reading` says. Batched: one forward pass per state. `out` receives one score per
+// decision.
+void score_decisions(Networks& nets, const DecisionPosition& state,
                      const gsearch::MoveListOf<DecisionPosition>& decisions, float* out);
+
+// The value scorer's estimate, in [-1, 1], of `state` for its player to move (between turns:
+// the position as the player who just moved left it, negated; mid-turn: the position as the
+// mover has it now, the chosen queen as the moved queen).
+double learned_value(Networks& nets, const DecisionPosition& state);
+
+// The scores `values[0..n)` of sibling decisions turned into a distribution over them, in
+// place: each standardised among the siblings (z = (v − mean) / sd; all 0 when sd is 0) and
+// p ∝ exp(sharpness · z). Reading::kRelative's prior and policy.
+void standardized_softmax(float* values, std::size_t n, double sharpness);
 
 // ---------------------------------------------------------------------------------------
 // MCTS policies of UCT-AE
 
-// The expansion prior: UCT-AE's score of each child (selection then reads it through
-// gsearch::mcts::PriorUcb, eq. 13–14). The network is shared by the policies of one search.
+// The expansion prior. Reading::kLiteral: UCT-AE's score of each child, which
+// gsearch::mcts::PriorUcb adds to the exploration term (eq. 13–14). Reading::kRelative: the
+// scores standardised among the siblings (z-scores) and turned into a distribution by a
+// softmax with `sharpness` (p ∝ exp(sharpness · z)), for gsearch::mcts::Puct. The networks
+// are shared by the policies of one search.
 struct UctAePrior {
   std::shared_ptr<Networks> nets;
+  double sharpness = 1.0;
   void operator()(const DecisionPosition& state, const gsearch::MoveListOf<DecisionPosition>& moves,
-                  float* priors) const {
-    score_decisions(nets->uctae, state, moves, priors);
-  }
+                  float* priors) const;
 };
 
-// The static evaluation of the paper's searches: the value, for the player to move, of a
-// state inside the tree, from UCT-AE's scores mapped to [-1, 1] (2·score − 1, clamped).
+// Reading::kLiteral's static evaluation: the value, for the player to move, of a state
+// inside the tree, from UCT-AE's scores mapped to [-1, 1] (2·score − 1, clamped).
 //   before an arrow or a destination (mid-turn): the mover is to move; AE1 + W1 of the
 //     position with the chosen queen as the moved queen;
 //   between turns: AE2 + W2 of the player who just moved (their best-placed queen as the
@@ -95,6 +180,12 @@ struct UctAePrior {
 struct UctAeStateValue {
   std::shared_ptr<Networks> nets;
   double operator()(const DecisionPosition& state) const;
+};
+
+// Reading::kRelative's static evaluation: learned_value().
+struct LearnedValue {
+  std::shared_ptr<Networks> nets;
+  double operator()(const DecisionPosition& state) const { return learned_value(*nets, state); }
 };
 
 // Depth-focused expansion (the paper's "depth-focused multi-round search", §1 and §4):
@@ -108,23 +199,42 @@ void make_depth_focused(gsearch::mcts::Expansion<Prior>& expansion) {
   expansion.widen_every = 4;
 }
 
-// MCTS with UCT-AE (paper §4.2.1–4.2.2): prior-led UCB selection (eq. 13–14), every child
-// scored at expansion, leaves valued by UctAeStateValue, and the depth-normalising update
-// (eq. 10–12) at the end of the search.
-using PaperSearch = gsearch::mcts::Search<DecisionPosition, gsearch::mcts::PriorUcb,
-                                          gsearch::mcts::Expansion<UctAePrior>,
-                                          gsearch::mcts::StaticEvaluation<UctAeStateValue>>;
+// Reading::kLiteral — MCTS with UCT-AE as printed (§4.2.1–4.2.2): prior-led UCB selection
+// (eq. 13–14, no value term), every child scored at expansion, leaves valued by
+// UctAeStateValue, and eq. 10–12 at the end of the search.
+using LiteralSearch = gsearch::mcts::Search<DecisionPosition, gsearch::mcts::PriorUcb,
+                                            gsearch::mcts::Expansion<UctAePrior>,
+                                            gsearch::mcts::StaticEvaluation<UctAeStateValue>>;
 
-// A PaperSearch sharing `nets`.
-PaperSearch make_search(const std::shared_ptr<Networks>& nets, std::uint64_t seed);
+// Reading::kRelative — PUCT over UCT-AE's standardised scores, leaves valued by the value
+// scorer, the same depth-focused widening, and eq. 10–12 as size-neutral means at the end.
+using RelativeSearch = gsearch::mcts::Search<DecisionPosition, gsearch::mcts::Puct,
+                                             gsearch::mcts::Expansion<UctAePrior>,
+                                             gsearch::mcts::StaticEvaluation<LearnedValue>>;
+
+// The knobs of Reading::kRelative's search.
+struct RelativeKnobs {
+  double c = 1.5;             // PUCT's exploration constant (values lie in [-1, 1])
+  double sharpness = 1.0;     // the prior's softmax sharpness (standardized_softmax)
+  bool depth_focused = true;  // make_depth_focused() widening (false: every child open)
+  // The decision stage (SGGA, GAT-AE) reads only the children visited at least this share of
+  // their parent's visits (gsearch::mcts::KeepVisitShare): the part the search endorsed.
+  double visit_share = 0.3;
+};
+
+// The searches sharing `nets` (whose reading must match).
+LiteralSearch make_literal_search(const std::shared_ptr<Networks>& nets, std::uint64_t seed);
+RelativeSearch make_relative_search(const std::shared_ptr<Networks>& nets, std::uint64_t seed,
+                                    const RelativeKnobs& knobs = {});
 
 // ---------------------------------------------------------------------------------------
 // The tree as data: states, features, whole moves, and GAT-AE's graph
 
 struct TreeData {
   std::vector<DecisionPosition> states;      // per view node: the state its decision reached
-  std::vector<Features> features;            // per view node: the decision's features (root: the
-                                             // root position's, for the player to move)
+  std::vector<Features> features;            // per view node: the decision's description
+                                             // (root: the root position's, for the player
+                                             // to move)
   std::vector<Decision> decisions;           // per view node (root: unused)
   std::vector<gsearch::NodeId> parent;       // per view node
   std::vector<int> depth;                    // per view node
@@ -138,8 +248,8 @@ struct TreeData {
   }
 };
 
-// Describes the visited nodes of `view`, whose root holds `root`.
-TreeData describe(const DecisionView& view, const DecisionPosition& root);
+// Describes the visited nodes of `view`, whose root holds `root`, as `reading` says.
+TreeData describe(const DecisionView& view, const DecisionPosition& root, Reading reading);
 
 // GAT-AE's input for a tree: the visited nodes except the root, with the head nodes (the
 // queens) merged into one super-node (paper §4.2.3) whose features are their mean; edges

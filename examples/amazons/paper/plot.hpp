@@ -1,4 +1,4 @@
-// amazons/plot.hpp — small SVG charts for the training curves and the reproduction table.
+// amazons/paper/plot.hpp — small SVG charts for the training curves and the reproduction table.
 //
 // Two chart kinds, written as standalone SVG files that any browser or document renders:
 //   line_chart  one or more series over a shared x axis (loss per iteration, raw and moving

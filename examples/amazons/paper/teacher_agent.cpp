@@ -1,5 +1,5 @@
-// amazons/teacher_agent.cpp — the teacher agent (teacher_agent.hpp).
-#include "amazons/teacher_agent.hpp"
+// amazons/paper/teacher_agent.cpp — the teacher agent (teacher_agent.hpp).
+#include "amazons/paper/teacher_agent.hpp"
 
 #include <cstdio>
 #include <limits>
@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "amazons/candidates.hpp"
+#include "amazons/paper/candidates.hpp"
 
 namespace amazons {
 namespace {
@@ -15,17 +15,20 @@ namespace {
 class TeacherAgent final : public Agent {
  public:
   explicit TeacherAgent(const TeacherAgentOptions& options) : options_(options) {
+    options_.teacher.validate();
     options_.client.url = options_.url;
     if (!options_.url.empty()) (void)teacher_endpoint(options_.url);  // a bad URL fails now
   }
 
   std::string name() const override { return options_.name; }
-  void reset(std::uint64_t seed) override { rng_.reseed(seed); }
+  void reset(std::uint64_t seed) override { seed_ = seed; }
 
   Move choose(const Position& pos, const std::optional<gsearch::Budget>&) override {
     gsearch::Stopwatch watch;
-    const std::vector<Move> candidates =
-        options_.candidates ? prior_candidates(pos, options_.candidates) : all_candidates(pos);
+    const std::vector<Move> candidates = teacher_candidates(pos, options_.candidates, seed_);
+    // Ties: from (seed, position) too (another stream than the candidates'), so a choice
+    // depends on nothing played before it.
+    gsearch::Rng rng(detail::mix(detail::mix(seed_, pos.hash()), 1));
     std::vector<std::optional<Scores>> scores(candidates.size());
     std::string failure;
     if (options_.url.empty()) {
@@ -54,7 +57,7 @@ class TeacherAgent final : public Agent {
       const double v = scores[i]->move + scores[i]->place;
       if (v > best) {
         best = v, choice = i, ties = 1;
-      } else if (v == best && rng_.below(++ties) == 0) {
+      } else if (v == best && rng.below(++ties) == 0) {
         choice = i;
       }
     }
@@ -75,10 +78,15 @@ class TeacherAgent final : public Agent {
 
  private:
   TeacherAgentOptions options_;
-  gsearch::Rng rng_;
+  std::uint64_t seed_ = 0;  // reset()'s seed: the candidates and the ties
 };
 
 }  // namespace
+
+std::vector<Move> teacher_candidates(const Position& pos, std::size_t k, std::uint64_t seed) {
+  if (k == 0) return all_candidates(pos);
+  return random_candidates(pos, k, detail::mix(seed, pos.hash()));
+}
 
 std::unique_ptr<Agent> make_teacher_agent(const TeacherAgentOptions& options) {
   return std::make_unique<TeacherAgent>(options);

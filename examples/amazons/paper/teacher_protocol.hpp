@@ -1,4 +1,4 @@
-// amazons/teacher_protocol.hpp — what the labeler and its teacher say to each other.
+// amazons/paper/teacher_protocol.hpp — what the labeler and its teacher say to each other.
 //
 // The teacher is a chat model behind an OpenAI-compatible chat-completions endpoint. The
 // labeler sends the paper's prompt (Appendix Table 1) for one move in one position:
@@ -31,7 +31,7 @@
 #include <string>
 #include <string_view>
 
-#include "amazons/position.hpp"
+#include "amazons/rules/position.hpp"
 
 namespace amazons {
 

@@ -1,4 +1,4 @@
-// amazons/teacher_server.hpp — the local teacher behind an OpenAI-compatible endpoint.
+// amazons/paper/teacher_server.hpp — the local teacher behind an OpenAI-compatible endpoint.
 //
 // TeacherServer answers POST /v1/chat/completions (and /chat/completions) on loopback with
 // cpp-httplib — an HTTP implementation independent of the labeler's client, so each checks
@@ -29,13 +29,13 @@
 #include <thread>
 #include <unordered_map>
 
-#include "amazons/teacher.hpp"
-#include "amazons/teacher_protocol.hpp"
+#include "amazons/paper/teacher.hpp"
+#include "amazons/paper/teacher_protocol.hpp"
 
 namespace amazons {
 
 struct TeacherServerParams {
-  TeacherParams teacher{};         // the scores
+  TeacherParams teacher{};         // the scores: knobs of the local teacher
   TeacherFaults faults{};          // the faults injected, and how often
   std::string host = "127.0.0.1";  // address to listen on
   int port = 0;                    // port to listen on; 0: any free port (see port())
@@ -56,7 +56,10 @@ struct TeacherServerStats {
 
 class TeacherServer {
  public:
+  // Throws std::invalid_argument when the teacher's knobs or the fault probabilities are out
+  // of range (TeacherParams::validate, TeacherFaults::validate).
   explicit TeacherServer(TeacherServerParams params) : params_(std::move(params)) {
+    params_.teacher.validate();
     params_.faults.validate();
   }
   ~TeacherServer() { stop(); }

@@ -1,6 +1,6 @@
-// amazons/agents.cpp — the classic Amazons players: random, greedy, alpha-beta, plain UCT,
+// amazons/players/agents.cpp — the classic Amazons players: random, greedy, alpha-beta, plain UCT,
 // and INVADERMC-style MCTS (Lorentz, "Amazons discover Monte-Carlo", CG 2008).
-#include "amazons/agents.hpp"
+#include "amazons/players/agents.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -10,13 +10,12 @@
 #include <map>
 #include <sstream>
 
-#include "amazons/decision.hpp"
-#include "amazons/eval.hpp"
-#include "amazons/paper.hpp"
-#include "amazons/teacher_agent.hpp"
+#include "amazons/paper/paper_agent.hpp"
+#include "amazons/paper/teacher_agent.hpp"
+#include "amazons/players/eval.hpp"
+#include "amazons/rules/decision.hpp"
 #include "gsearch/alphabeta/alphabeta.hpp"
 #include "gsearch/mcts/mcts.hpp"
-#include "gsearch/sgga/sgga.hpp"
 
 namespace amazons {
 namespace {
@@ -232,7 +231,7 @@ class UctAgent final : public Agent {
   void reset(std::uint64_t seed) override { seed_ = seed; }
   Move choose(const Position& pos, const std::optional<gsearch::Budget>& budget) override {
     const std::uint64_t seed =
-        seed_ ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(pos.turns_played() + 1));
+        gsearch::derive_seed(seed_, static_cast<std::uint64_t>(pos.turns_played()));
     if (decisions_) {
       mcts::Search<DecisionPosition> search({.seed = seed}, {.c = c_});
       return decide_turn(search, pos, budget.value_or(budget_), info_);
@@ -299,7 +298,7 @@ class InvaderAgent final : public Agent {
       return r.best;
     }
     const std::uint64_t seed =
-        seed_ ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(pos.turns_played() + 1));
+        gsearch::derive_seed(seed_, static_cast<std::uint64_t>(pos.turns_played()));
     InvaderSearch search({.seed = seed}, {.c = p_.c},
                          {.top_k = p_.top_k,
                           .widen_initial = p_.widen,
@@ -353,156 +352,19 @@ class InvaderAgent final : public Agent {
   InvaderSearch search_ = make_search(p_);  // kept across moves: its arena stays warm
 };
 
-// ---------------------------------------------------------------------------------------
-// The paper's agents (Algorithm 1 and its ablations, §5.4)
-
-enum class PaperMode { kUctAe, kSgga, kGatAe, kHybrid };
-
-// MCTS with UCT-AE for N nodes, then the decision:
-//   uctae   the path of highest objective (the depth-normalised values, eq. 10–12), §4.3;
-//   sgga    SGGA's node (§4.2.4, eq. 16) and its path;
-//   gatae   GAT-AE's best whole move in the tree (the heads merged into a super-node);
-//   hybrid  Algorithm 1: SGGA's node, then GAT-AE's best whole move around it: among the
-//           whole moves through the node's destination (SGGA chose queen and destination,
-//           GAT-AE the arrow), else through its queen, else all of the tree's.
-// A path shorter than a turn is completed by UCT-AE's best-scored decisions.
-class PaperAgent final : public Agent {
- public:
-  PaperAgent(std::string name, PaperMode mode, std::uint64_t nodes,
-             std::shared_ptr<paper::Networks> nets, double temperature)
-      : name_(std::move(name)),
-        mode_(mode),
-        nodes_(nodes),
-        nets_(std::move(nets)),
-        sgga_({.temperature = temperature}) {}
-  std::string name() const override { return name_; }
-  void reset(std::uint64_t seed) override { seed_ = seed; }
-
-  Move choose(const Position& pos, const std::optional<gsearch::Budget>& budget) override {
-    gsearch::Stopwatch watch;
-    const std::uint64_t seed =
-        seed_ ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(pos.turns_played() + 1));
-    const DecisionPosition root{pos};
-    auto search = paper::make_search(nets_, seed);
-    search.set_root(root);
-    const auto stats = search.run(budget.value_or(gsearch::Budget::node_count(nodes_)));
-    const paper::DecisionView view(search.tree());
-    std::vector<gsearch::NodeId> path;  // view nodes from the root
-    std::string how;
-    if (mode_ == PaperMode::kUctAe) {
-      path = best_objective_path(view);
-      how = "highest objective";
-    } else {
-      gsearch::NodeId chosen = 0;
-      if (mode_ != PaperMode::kGatAe && view.size() > 1) {
-        sgga_.prepare(view);
-        const auto& r = sgga_.run(seed);
-        chosen = r.node == gsearch::kNoNode ? 0 : r.node;
-        how = "sgga node at depth " + std::to_string(view.depth(chosen)) + " after " +
-              std::to_string(r.generations) + " generations";
-      }
-      if (mode_ == PaperMode::kSgga) {
-        path = path_to(view, chosen);
-      } else {
-        const auto data = paper::describe(view, root);
-        path = gat_choice(view, data, mode_ == PaperMode::kHybrid ? chosen : 0, how);
-      }
-    }
-    if (path.size() > 4) path.resize(4);  // root + three decisions: one turn
-    DecisionPosition s = root;
-    Decision turn[3];
-    int k = 0;
-    for (std::size_t i = 1; i < path.size(); ++i) {
-      turn[k] = view.tree()[view.tree_id(path[i])].move;
-      s.apply(turn[k++]);
-    }
-    for (; k < 3; ++k) {  // complete the turn by UCT-AE's scores
-      gsearch::MoveListOf<DecisionPosition> options;
-      s.legal_moves(options);
-      float scores[DecisionPosition::max_moves];
-      paper::score_decisions(nets_->uctae, s, options, scores);
-      turn[k] = options[static_cast<std::size_t>(std::max_element(scores, scores + options.size()) -
-                                                 scores)];
-      s.apply(turn[k]);
-    }
-    const Move m{turn[1].from, turn[1].to, turn[2].to};
-    info_ = SearchInfo{};
-    info_.pv = {m};
-    info_.iterations = stats.iterations;
-    info_.seconds = watch.seconds();
-    info_.details = "tree: " + std::to_string(view.size()) + " nodes, depth " +
-                    std::to_string(gsearch::max_depth(view)) + "; decision: " + how + "\n";
-    return m;
-  }
-
- private:
-  static std::vector<gsearch::NodeId> path_to(const paper::DecisionView& view, gsearch::NodeId n) {
-    std::vector<gsearch::NodeId> path;
-    for (gsearch::NodeId x = n; x != gsearch::kNoNode; x = view.parent(x)) path.push_back(x);
-    std::reverse(path.begin(), path.end());
-    return path;
-  }
-  static std::vector<gsearch::NodeId> best_objective_path(const paper::DecisionView& view) {
-    std::vector<gsearch::NodeId> path{0};
-    while (path.size() < 4) {
-      const auto kids = view.children(path.back());
-      if (kids.empty()) break;
-      path.push_back(
-          *std::max_element(kids.begin(), kids.end(), [&](gsearch::NodeId a, gsearch::NodeId b) {
-            return view.objective(a) < view.objective(b);
-          }));
-    }
-    return path;
-  }
-  // GAT-AE's best whole move among the candidates around `around` (the root: all of them).
-  std::vector<gsearch::NodeId> gat_choice(const paper::DecisionView& view,
-                                          const paper::TreeData& data, gsearch::NodeId around,
-                                          std::string& how) {
-    const auto ancestor_at = [&](gsearch::NodeId n, int depth) {
-      while (data.depth[n] > depth) n = data.parent[n];
-      return n;
-    };
-    // The subgraph around SGGA's node: the whole moves through its destination (the node cut
-    // at depth 2), else through its queen (depth 1), else the whole tree's (the root, or no
-    // whole move below).
-    std::vector<gsearch::NodeId> candidates;
-    const int d = data.depth[around];
-    for (int level = std::min(d, 2); level >= 0 && candidates.empty(); --level) {
-      const gsearch::NodeId anchor = ancestor_at(around, level);
-      for (gsearch::NodeId w : data.whole_moves)
-        if (ancestor_at(w, level) == anchor) candidates.push_back(w);
-    }
-    if (candidates.empty()) {
-      how += (how.empty() ? "" : "; ") + std::string("no whole move in the tree");
-      return path_to(view, around);
-    }
-    const auto input = paper::gat_input(data);
-    const auto scores = nets_->gatae.forward(input.x, input.graph);
-    const auto best = *std::max_element(
-        candidates.begin(), candidates.end(), [&](gsearch::NodeId a, gsearch::NodeId b) {
-          return scores(input.row_of[a], 0) < scores(input.row_of[b], 0);
-        });
-    how += (how.empty() ? "" : "; ") + std::string("gat-ae best of ") +
-           std::to_string(candidates.size()) + " whole moves";
-    return path_to(view, best);
-  }
-
-  std::string name_;
-  PaperMode mode_;
-  std::uint64_t nodes_;
-  std::shared_ptr<paper::Networks> nets_;
-  gsearch::sgga::Sgga sgga_;
-  std::uint64_t seed_ = 0;
-};
-
+// The networks of a paper agent's spec: the reading's shipped weights, with those the spec
+// names replaced from files.
 std::shared_ptr<paper::Networks> load_networks(const Values& v) {
-  const std::string& u = v.text("uctae");
-  const std::string& g = v.text("gatae");
+  const paper::Reading reading = paper::parse_reading(v.text("reading"));
+  const auto file = [&](const char* key) {
+    const std::string& f = v.text(key);
+    return f == "shipped" ? std::string() : f;
+  };
+  if (reading == paper::Reading::kLiteral && !file("value").empty())
+    throw SpecError("the literal reading has no value network (value=" + v.text("value") + ")");
   try {
     return std::make_shared<paper::Networks>(
-        u == "shipped" && g == "shipped"
-            ? paper::Networks::shipped()
-            : paper::Networks::from_files(u == "shipped" ? "" : u, g == "shipped" ? "" : g));
+        paper::Networks::from_files(reading, file("uctae"), file("gatae"), file("value")));
   } catch (const gsearch::nn::WeightFileError& e) {  // a bad file is bad input to the spec
     throw SpecError(e.what());
   }
@@ -515,8 +377,16 @@ TeacherAgentOptions teacher_options(const Values& v, const std::string& name) {
   if (v.text("url") != "local") o.url = v.text("url");
   o.teacher.seed = v.count("seed");
   o.teacher.noise = v.number("noise");
+  o.teacher.hallucination = v.number("hallucination");
+  o.teacher.bias = v.number("bias");
+  o.teacher.scale = v.number("scale");
   o.candidates = v.count("candidates");
   o.connections = v.count("connections");
+  try {
+    o.teacher.validate();  // the spec's ranges let NaN through ("nan" compares false)
+  } catch (const std::invalid_argument& e) {
+    throw SpecError("agent teacher: " + std::string(e.what()));
+  }
   return o;
 }
 
@@ -591,47 +461,106 @@ const std::vector<AgentDef>& registry() {
                                  .expected_moves = 40};
            return std::unique_ptr<Agent>(new InvaderAgent(n, p));
          }});
-    const auto paper_agent = [](const char* name, PaperMode mode, const char* help) {
+    const auto paper_agent = [](const char* name, paper::PaperMode mode, const char* help) {
       return AgentDef{
           name,
           help,
           {{"n", "30", "nodes added to the tree per move (the paper's N)", {}, 1, 1e7},
-           {"uctae", "shipped", "UCT-AE weight file (shipped: the trained default)", {"*"}},
-           {"gatae", "shipped", "GAT-AE weight file (shipped: the trained default)", {"*"}},
+           {"reading",
+            "relative",
+            "how the paper is read (docs/paper-mapping.md): relative features, ranking and "
+            "values, or the equations as printed",
+            {"relative", "literal"}},
+           {"uctae",
+            "shipped",
+            "UCT-AE weight file (shipped: the reading's trained default)",
+            {"*"}},
+           {"gatae",
+            "shipped",
+            "GAT-AE weight file (shipped: the reading's trained default)",
+            {"*"}},
+           {"value",
+            "shipped",
+            "value scorer weight file (relative reading; shipped: the trained default)",
+            {"*"}},
            {"temperature",
             "0.1",
             "SGGA's softmax temperature (objectives lie in [0, 1])",
             {},
             1e-3,
-            100}},
+            100},
+           {"c", "1.5", "relative reading: PUCT's exploration constant", {}, 0, 100},
+           {"sharpness", "1", "relative reading: the prior's softmax sharpness", {}, 0, 100},
+           {"widen",
+            "1",
+            "relative reading: depth-focused widening (1) or all children (0)",
+            {"0", "1"}},
+           {"share",
+            "0.3",
+            "relative reading: SGGA and GAT-AE see the children visited at least this share of "
+            "their parent's visits",
+            {},
+            0,
+            1}},
           [mode](const Values& v, const std::string& n) {
-            return std::unique_ptr<Agent>(
-                new PaperAgent(n, mode, v.count("n"), load_networks(v), v.number("temperature")));
+            paper::PaperAgentOptions o;
+            o.name = n;
+            o.mode = mode;
+            o.nodes = v.count("n");
+            o.nets = load_networks(v);
+            o.sgga_temperature = v.number("temperature");
+            o.knobs.c = v.number("c");
+            o.knobs.sharpness = v.number("sharpness");
+            o.knobs.depth_focused = v.text("widen") == "1";
+            o.knobs.visit_share = v.number("share");
+            return paper::make_paper_agent(o);
           }};
     };
     d.push_back(
-        paper_agent("uctae", PaperMode::kUctAe,
+        paper_agent("uctae", paper::PaperMode::kUctAe,
                     "MCTS with UCT-AE (eq. 13-14) and the depth-normalising update (eq. 10-12)"));
-    d.push_back(
-        paper_agent("sgga", PaperMode::kSgga, "MCTS with UCT-AE, decision by SGGA (eq. 16)"));
-    d.push_back(paper_agent("gatae", PaperMode::kGatAe,
+    d.push_back(paper_agent("sgga", paper::PaperMode::kSgga,
+                            "MCTS with UCT-AE, decision by SGGA (eq. 16)"));
+    d.push_back(paper_agent("gatae", paper::PaperMode::kGatAe,
                             "MCTS with UCT-AE, decision by GAT-AE (eq. 6-8, 15)"));
     d.push_back(paper_agent(
-        "hybrid", PaperMode::kHybrid,
+        "hybrid", paper::PaperMode::kHybrid,
         "the paper's Algorithm 1: UCT-AE search, SGGA, then GAT-AE around SGGA's node"));
     d.push_back(
         {"teacher",
-         "plays the move its teacher scores highest (move_score + place_score): the local noisy "
-         "territory teacher in-process, or an OpenAI-compatible endpoint (docs/labeler.md)",
+         "thinks of a few random legal moves, as a chat model does, and plays the one its "
+         "teacher scores highest (move_score + place_score): the local teacher in-process (a "
+         "noisy, hallucinating, biased one-ply Lieberum judge), or an OpenAI-compatible "
+         "endpoint (docs/labeler.md)",
          {{"url", "local", "chat-completions endpoint, http:// (local: the local teacher)", {"*"}},
           {"candidates",
-           "0",
-           "moves scored (0: all; K: the top K by one-ply Lieberum)",
+           "8",
+           "moves thought of per turn: K distinct uniformly random legal moves, seeded by the "
+           "game's seed and the position (8: a chat model's handful); 0: every legal move",
            {},
            0,
            5000},
-          {"seed", "1", "local teacher: seed of its noise", {}, 0, 1e15},
+          {"seed", "1", "local teacher: seed of its noise and hallucinations", {}, 0, 1e15},
           {"noise", "0.1", "local teacher: standard deviation of its noise", {}, 0, 10},
+          {"hallucination",
+           "0.05",
+           "local teacher: probability that a label's scores are random",
+           {},
+           0,
+           1},
+          {"bias",
+           "0.1",
+           "local teacher: bias*(d-0.5) added to both scores, d the queen move's length / the "
+           "longest (>0: long moves up)",
+           {},
+           -1,
+           1},
+          {"scale",
+           "8",
+           "local teacher: scores are 0.5+0.5*tanh(h/scale) of the hidden gain h",
+           {},
+           0.001,
+           100},
           {"connections", "4", "with a URL: labels asked for at once", {}, 1, 256}},
          [](const Values& v, const std::string& n) {
            if (v.text("url") != "local") {

@@ -1,4 +1,4 @@
-// amazons/agents.hpp — Amazons players built from a text spec, for matches, the engine
+// amazons/players/agents.hpp — Amazons players built from a text spec, for matches, the engine
 // protocol, analysis and play.
 //
 // A spec is a name and optional parameters: "uct:iters=2000,c=0.7", "invader:ms=500",
@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "amazons/position.hpp"
+#include "amazons/rules/position.hpp"
 #include "gsearch/core/budget.hpp"
 
 namespace amazons {

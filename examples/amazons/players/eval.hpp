@@ -1,4 +1,4 @@
-// amazons/eval.hpp — distance maps, the paper's five features, and Lieberum's evaluation.
+// amazons/players/eval.hpp — distance maps, the paper's five features, and Lieberum's evaluation.
 //
 // Everything here comes from two breadth-first distance maps per player, computed once per
 // position with bitboard fills:
@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "amazons/position.hpp"
+#include "amazons/rules/position.hpp"
 
 namespace amazons {
 
@@ -187,12 +187,17 @@ class LieberumEvaluator {
   }
 
   [[nodiscard]] double value(const LieberumTerms& t) const {
+    return std::tanh(weights_.scale * sum(t));
+  }
+  // The phase-weighted sum of the terms before the squashing (value = tanh(scale · sum)):
+  // unbounded, in about the units of squares of territory.
+  [[nodiscard]] double sum(const LieberumTerms& t) const {
     const double phase = std::min(1.0, t.w / weights_.w_open);
     const double x[5] = {t.t1, t.t2, t.c1, t.c2, t.m};
-    double sum = 0;
+    double total = 0;
     for (int i = 0; i < 5; ++i)
-      sum += (phase * weights_.opening[i] + (1 - phase) * weights_.ending[i]) * x[i];
-    return std::tanh(weights_.scale * sum);
+      total += (phase * weights_.opening[i] + (1 - phase) * weights_.ending[i]) * x[i];
+    return total;
   }
   [[nodiscard]] const LieberumWeights& weights() const noexcept { return weights_; }
 

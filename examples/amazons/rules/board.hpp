@@ -1,4 +1,4 @@
-// amazons/board.hpp — squares, bitboards and queen-line attacks for boards up to 10×10.
+// amazons/rules/board.hpp — squares, bitboards and queen-line attacks for boards up to 10×10.
 //
 // Layout. A board is one 128-bit integer. Square (col, row), both from 0 at a1, is bit
 //     11 * (row + 1) + col.

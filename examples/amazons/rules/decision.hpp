@@ -1,4 +1,4 @@
-// amazons/decision.hpp — the Game of the Amazons, one decision per move.
+// amazons/rules/decision.hpp — the Game of the Amazons, one decision per move.
 //
 // A turn is three decisions by the same player: which queen (stage kQueen), where it goes
 // (kDestination), where it shoots (kArrow). This is the tree of the paper's framework: four
@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-#include "amazons/position.hpp"
+#include "amazons/rules/position.hpp"
 
 namespace amazons {
 

@@ -1,4 +1,4 @@
-// amazons/position.hpp — the Game of the Amazons, one whole turn per move.
+// amazons/rules/position.hpp — the Game of the Amazons, one whole turn per move.
 //
 // Rules. Two players, White (player 0, moves first) and Black (player 1), each with up to four
 // queens ("amazons") on a board of up to 10×10 squares. A turn is a queen move — any number
@@ -27,7 +27,7 @@
 #include <string>
 #include <string_view>
 
-#include "amazons/board.hpp"
+#include "amazons/rules/board.hpp"
 #include "gsearch/core/game.hpp"
 #include "gsearch/core/rng.hpp"
 

@@ -1,4 +1,5 @@
-// amazons/regions.hpp — exact endgame knowledge: regions, solitaire counts, decided positions.
+// amazons/rules/regions.hpp — exact endgame knowledge: regions, solitaire counts, decided
+// positions.
 //
 // Regions. Call two squares neighbours when they are one king step apart. A queen moves, and
 // shoots, along a queen line over empty squares, and each square of such a line is a
@@ -42,7 +43,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "amazons/position.hpp"
+#include "amazons/rules/position.hpp"
 #include "gsearch/core/move_list.hpp"
 
 namespace amazons {

@@ -1,9 +1,9 @@
-// amazons/render.hpp — drawing a position as text for a terminal.
+// amazons/rules/render.hpp — drawing a position as text for a terminal.
 #pragma once
 
 #include <string>
 
-#include "amazons/position.hpp"
+#include "amazons/rules/position.hpp"
 
 namespace amazons {
 

@@ -1,4 +1,4 @@
-// amazons/solver.hpp — the Amazons position as the solvers of gsearch want it.
+// amazons/rules/solver.hpp — the Amazons position as the solvers of gsearch want it.
 //
 // SolverPosition is a Position (the same rules, moves, hash and notation) with the three
 // optional capabilities gsearch's exact solvers use (include/gsearch/core/game.hpp):
@@ -11,8 +11,8 @@
 
 #include <cmath>
 
-#include "amazons/position.hpp"
-#include "amazons/regions.hpp"
+#include "amazons/rules/position.hpp"
+#include "amazons/rules/regions.hpp"
 
 namespace amazons {
 

@@ -1,0 +1,11 @@
+# The independent referee (tools/referee.py): plain-Python Amazons rules that judge every move
+# an agent plays through `amazons engine`, and its own move-generator self-test (perft(2)).
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME cli.referee COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/referee.py
+           --amazons $<TARGET_FILE:amazons> --spec uct:iters=50 --games 2)
+  add_test(NAME cli.referee_selftest COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/referee.py
+           --selftest)
+else()
+  message(STATUS "Python3 not found: cli.referee and cli.referee_selftest are not registered")
+endif()

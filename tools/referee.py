@@ -1,0 +1,373 @@
+#!/usr/bin/env python3
+"""An independent referee for gsearch agents, spoken to through `amazons engine`.
+
+What it checks: how strong an agent really is, and that every move it plays is legal.
+It plays whole games against a uniformly random player (or a second engine), asks the
+engine for its move through the line protocol of docs/engine-protocol.md, and judges every
+answer by its own rules: an illegal or malformed move, `bestmove none` while a move exists,
+an `error` answer, a crash or a timeout is a forfeit loss, reported with the reason.
+
+Why it is independent: the rules of the Game of the Amazons (10x10, White a4 d1 g1 j4, Black
+a7 d10 g10 j7, White first; a queen move, then an arrow shot like a queen from the new
+square; a player who cannot move loses) are written here from scratch in plain Python,
+sharing no code with the C++ project, whose only part used is the `amazons` binary as a
+black box. `--selftest` checks the move generator: 2176 moves at the start, perft(2) =
+4,307,152.
+
+  python3 tools/referee.py --amazons build/release/bin/amazons --spec hybrid:n=30 --games 40
+Exit status: 0, 1 if any forfeit happened, 2 on bad arguments or an engine that cannot start.
+"""
+import argparse
+import math
+import os
+import random
+import re
+import select
+import subprocess
+import sys
+import tempfile
+import time
+
+# ---------------------------------------------------------------------------- the rules
+# A 12x12 array: the 10x10 board inside a frame of blocked squares, so rays stop by
+# themselves. Square (col, row), both 0..9 (a..j, 1..10), is index (row + 1) * 12 + col + 1.
+EMPTY, WHITE, BLACK, BLOCKED = 0, 1, 2, 3
+DIRS = (1, -1, 12, -12, 11, -11, 13, -13)  # E W N S, NW SE, NE SW
+COLOR = {WHITE: "white", BLACK: "black"}
+
+
+def sq(name):
+    return int(name[1:]) * 12 + "abcdefghij".index(name[0]) + 1
+
+
+def sq_name(i):
+    return "abcdefghij"[i % 12 - 1] + str(i // 12)
+
+
+MOVE_RE = re.compile(r"^([a-j](?:10|[1-9]))-([a-j](?:10|[1-9]))/([a-j](?:10|[1-9]))$")
+
+
+def parse_move(text):
+    """'d1-d6/g9' -> (from, to, arrow) square indices, or None when malformed."""
+    m = MOVE_RE.match(text)
+    return tuple(sq(s) for s in m.groups()) if m else None
+
+
+def move_text(move):
+    f, t, a = move
+    return f"{sq_name(f)}-{sq_name(t)}/{sq_name(a)}"
+
+
+class Position:
+    def __init__(self):
+        self.board = [BLOCKED] * 144
+        for row in range(10):
+            for col in range(10):
+                self.board[(row + 1) * 12 + col + 1] = EMPTY
+        self.queens = {WHITE: [sq(s) for s in ("a4", "d1", "g1", "j4")],
+                       BLACK: [sq(s) for s in ("a7", "d10", "g10", "j7")]}
+        for color, squares in self.queens.items():
+            for s in squares:
+                self.board[s] = color
+        self.side = WHITE
+
+    def legal_moves(self):
+        """Every whole move (from, to, arrow) of the side to move, in a fixed order."""
+        board, side, moves = self.board, self.side, []
+        for q in self.queens[side]:
+            board[q] = EMPTY  # the square the queen leaves is free for its arrow
+            for d in DIRS:
+                t = q + d
+                while board[t] == EMPTY:
+                    for d2 in DIRS:
+                        a = t + d2
+                        while board[a] == EMPTY:
+                            moves.append((q, t, a))
+                            a += d2
+                    t += d
+            board[q] = side
+        return moves
+
+    def play(self, move):
+        f, t, a = move
+        qs = self.queens[self.side]
+        qs[qs.index(f)] = t
+        self.board[f], self.board[t], self.board[a] = EMPTY, self.side, BLOCKED
+        self.side = BLACK if self.side == WHITE else WHITE
+
+    def undo(self, move):
+        f, t, a = move
+        self.side = BLACK if self.side == WHITE else WHITE
+        qs = self.queens[self.side]
+        qs[qs.index(t)] = f
+        self.board[a], self.board[t], self.board[f] = EMPTY, EMPTY, self.side
+
+
+def perft(pos, depth):
+    if depth == 1:
+        return len(pos.legal_moves())
+    total = 0
+    for m in pos.legal_moves():
+        pos.play(m)
+        total += perft(pos, depth - 1)
+        pos.undo(m)
+    return total
+
+
+# ---------------------------------------------------------------------------- the engine
+class StartError(Exception):
+    """The engine binary could not be started at all."""
+
+
+class Forfeit(Exception):
+    """The engine broke the protocol or the rules; the message says how."""
+
+
+def short(command):
+    return command if len(command) <= 60 else command[:57] + "..."
+
+
+class Engine:
+    """One `amazons engine --agent SPEC` process; ask() writes a command, reads one line."""
+
+    def __init__(self, amazons, spec, timeout):
+        self.timeout, self.buf = timeout, b""
+        self.err = tempfile.TemporaryFile()
+        try:
+            self.proc = subprocess.Popen([amazons, "engine", "--agent", spec],
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=self.err)
+        except OSError as e:
+            raise StartError(f"cannot start {amazons}: {e.strerror or e}") from None
+
+    def _death(self):
+        try:
+            code = self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return "stopped answering"
+        self.err.seek(0)
+        lines = self.err.read().decode(errors="replace").strip().splitlines()
+        return f"exited with code {code}" + (f" ({lines[-1]})" if lines else "")
+
+    def ask(self, command):
+        shown = short(command)
+        try:
+            self.proc.stdin.write((command + "\n").encode())
+            self.proc.stdin.flush()
+        except OSError:
+            raise Forfeit(f"engine {self._death()} before '{shown}'") from None
+        deadline = time.monotonic() + self.timeout
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                self.proc.kill()
+                raise Forfeit(f"no answer to '{shown}' within {self.timeout:g} s")
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                raise Forfeit(f"engine {self._death()} on '{shown}'")
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        line = line.decode(errors="replace").strip()
+        if line.startswith("error"):
+            raise Forfeit(f"engine answered '{line}' to '{shown}'")
+        return line
+
+    def expect_ok(self, command):
+        answer = self.ask(command)
+        if answer != "ok":
+            raise Forfeit(f"engine answered '{answer}' to '{short(command)}', not 'ok'")
+
+    def best_move(self, history, pos):
+        """Ask for the move in pos (reached by history); check it by our rules."""
+        self.expect_ok("position startpos" + ("" if not history else " moves " + " ".join(history)))
+        answer = self.ask("go")
+        if not answer.startswith("bestmove "):
+            raise Forfeit(f"engine answered '{answer}' to 'go'")
+        text = answer[len("bestmove "):].strip()
+        legal = pos.legal_moves()
+        if text == "none":
+            raise Forfeit(f"bestmove none with {len(legal)} legal moves (ply {len(history)})")
+        move = parse_move(text)
+        if move is None:
+            raise Forfeit(f"malformed move '{text}' (ply {len(history)})")
+        if move not in set(legal):
+            raise Forfeit(f"illegal move '{text}' for {COLOR[pos.side]} (ply {len(history)})")
+        return move
+
+    def close(self):
+        try:
+            if self.proc.poll() is None:
+                self.proc.stdin.write(b"quit\n")
+                self.proc.stdin.close()
+                self.proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+        self.err.close()
+
+
+# ---------------------------------------------------------------------------- a game
+def play_game(opts, game):
+    """Plays game `game`; returns a dict of what happened (see report())."""
+    engine_color = WHITE if game % 2 == 0 else BLACK
+    rng = random.Random(opts.seed * 1000 + game)
+    pos, history, seconds = Position(), [], []
+    # Both games of a pair share the opening: its RNG depends on the pair only.
+    opening_rng = random.Random(f"{opts.seed}:opening:{game // 2}")
+    for _ in range(opts.openings):
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        move = opening_rng.choice(moves)
+        pos.play(move)
+        history.append(move_text(move))
+    engine = opponent = None
+    actor, forfeit = "engine", None
+    try:
+        engine = Engine(opts.amazons, opts.spec, opts.timeout)
+        engine.expect_ok("new")
+        if opts.opponent_spec:
+            actor = "opponent"
+            opponent = Engine(opts.amazons, opts.opponent_spec, opts.timeout)
+            opponent.expect_ok("new")
+        while pos.legal_moves():  # the side to move without a move has lost
+            if pos.side == engine_color:
+                actor, start = "engine", time.monotonic()
+                move = engine.best_move(history, pos)
+                seconds.append(time.monotonic() - start)
+            elif opponent:
+                actor = "opponent"
+                move = opponent.best_move(history, pos)
+            else:
+                move = rng.choice(pos.legal_moves())
+            pos.play(move)
+            history.append(move_text(move))
+        loser = pos.side
+    except Forfeit as f:
+        forfeit = f"({actor}) {f}"
+        loser = engine_color if actor == "engine" else WHITE + BLACK - engine_color
+    finally:
+        for eng in (engine, opponent):
+            if eng:
+                eng.close()
+    return {"game": game, "color": engine_color, "winner": WHITE + BLACK - loser,
+            "plies": len(history), "forfeit": forfeit,
+            "mean_s": sum(seconds) / len(seconds) if seconds else 0.0}
+
+
+def report(r):
+    line = (f"game {r['game']:3d}  engine {COLOR[r['color']]:5s}  winner {COLOR[r['winner']]:5s}"
+            f" ({'engine' if r['winner'] == r['color'] else 'opponent'})"
+            f"  plies {r['plies']:3d}  engine {r['mean_s']:.3f} s/move")
+    if r["forfeit"]:
+        line += f"  FORFEIT {r['forfeit']}"
+    print(line, flush=True)
+
+
+def wilson(wins, n, z=1.959964):
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = p + z * z / (2 * n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)
+
+
+# ---------------------------------------------------------------------------- self-test
+def selftest():
+    ok = True
+
+    def check(name, got, want):
+        nonlocal ok
+        ok &= got == want
+        print(f"{'ok  ' if got == want else 'FAIL'} {name}: {got}" + ("" if got == want else f" (want {want})"))
+
+    pos = Position()
+    start = pos.legal_moves()
+    check("legal moves at the start", len(start), 2176)
+    check("moves are distinct", len(set(start)), 2176)
+    check("text round trip", all(parse_move(move_text(m)) == m for m in start), True)
+    check("d1-d6/g9 parsed", move_text(parse_move("d1-d6/g9")), "d1-d6/g9")
+    check("malformed moves rejected", [parse_move(t) for t in ("d1d6,d6g9", "k1-d6/g9", "d1-d11/g9",
+                                                             "d0-d6/g9", "d1-d6/g9 ")], [None] * 5)
+    check("arrow back to the square left", parse_move("d1-d2/d1") in start, True)
+    check("no knight moves", parse_move("d1-e3/e4") in start, False)
+    check("no jumping over a queen", parse_move("a4-a8/b8") in start, False)
+    pos.play(parse_move("d1-d6/g9"))
+    print(f"info Black's legal moves after d1-d6/g9: {len(pos.legal_moves())}")
+    check("arrow square is blocked", parse_move("g10-g9/g8") in pos.legal_moves(), False)
+    pos.undo(parse_move("d1-d6/g9"))
+    check("undo restores the start", pos.legal_moves() == start and pos.side == WHITE, True)
+    # A queen walled in by arrows has no move: the side to move loses.
+    boxed = Position()
+    for name in ("c1", "c2", "d2", "e2", "e1"):
+        boxed.board[sq(name)] = BLOCKED
+    boxed.queens[WHITE] = [sq("d1")]
+    for name in ("a4", "g1", "j4"):
+        boxed.board[sq(name)] = EMPTY
+    check("walled-in side has no move", len(boxed.legal_moves()), 0)
+    t = time.monotonic()
+    check("perft(2) from the start", perft(Position(), 2), 4307152)
+    print(f"info perft(2) took {time.monotonic() - t:.1f} s")
+    print("selftest " + ("passed" if ok else "FAILED"))
+    return 0 if ok else 1
+
+
+# ---------------------------------------------------------------------------- main
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line on stderr, exit 2
+        sys.stderr.write(f"referee.py: error: {message}\n")
+        sys.exit(2)
+
+
+def main(argv):
+    p = Parser(description=__doc__.splitlines()[0])
+    p.add_argument("--amazons", help="the amazons binary")
+    p.add_argument("--spec", help="the agent under test (amazons agents lists them)")
+    p.add_argument("--opponent-spec", help="a second engine's agent instead of the random player")
+    p.add_argument("--games", type=int, default=40)
+    p.add_argument("--seed", type=int, default=11)
+    p.add_argument("--openings", type=int, default=0, help="random plies opening each pair")
+    p.add_argument("--jobs", type=int, default=1, help="games played in parallel")
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for an answer")
+    p.add_argument("--selftest", action="store_true", help="check the rules and exit")
+    opts = p.parse_args(argv)
+    if opts.selftest:
+        return selftest()
+    if not opts.amazons or not opts.spec:
+        p.error("--amazons and --spec are required (or --selftest)")
+    for name in ("games", "jobs"):
+        if getattr(opts, name) < 1:
+            p.error(f"--{name} must be at least 1")
+    if opts.openings < 0 or opts.seed < 0 or not opts.timeout > 0:
+        p.error("--openings and --seed must be >= 0, --timeout > 0")
+    if not (os.path.isfile(opts.amazons) and os.access(opts.amazons, os.X_OK)):
+        p.error(f"cannot start {opts.amazons}: not an executable file")
+    results = []
+    try:
+        if opts.jobs == 1:
+            for g in range(opts.games):
+                results.append(play_game(opts, g))
+                report(results[-1])
+        else:
+            from concurrent.futures import ProcessPoolExecutor
+            with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
+                for r in pool.map(play_game, [opts] * opts.games, range(opts.games)):
+                    results.append(r)
+                    report(r)
+    except StartError as e:
+        sys.stderr.write(f"referee.py: error: {e}\n")
+        return 2
+    wins = sum(r["winner"] == r["color"] for r in results)
+    forfeits = [r for r in results if r["forfeit"]]
+    lo, hi = wilson(wins, len(results))
+    print(f"engine {opts.spec}: {wins} wins, {len(results) - wins} losses of {len(results)} games:"
+          f" {100 * wins / len(results):.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]")
+    if forfeits:
+        print(f"forfeits: {len(forfeits)} (games {', '.join(str(r['game']) for r in forfeits)})")
+    return 1 if forfeits else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
