@@ -13,7 +13,6 @@ mkdir -p "$out"
 uct="uct:iters=0,ms=$ms"
 invader="invader:iters=0,ms=$ms,schedule=0"
 ab="ab:depth=64,ms=$ms"
-hybrid="hybrid:n=30"
 pair() {
   name=$1; shift
   echo "== $name"
@@ -24,7 +23,6 @@ pair uct-random "$uct" random
 pair invader-random "$invader" random
 pair ab-random "$ab" random
 pair greedy-random greedy random
-pair hybrid-random "$hybrid" random
 pair invader-ab "$invader" "$ab"
 pair invader-uct "$invader" "$uct"
 pair ab-uct "$ab" "$uct"

@@ -13,6 +13,7 @@
 #include "amazons/paper/teacher.hpp"
 #include "amazons/paper/train.hpp"
 #include "amazons/players/agents.hpp"
+#include "amazons/players/eval.hpp"
 #include "cli/command.hpp"
 #include "gsearch/arena/match.hpp"
 
@@ -139,6 +140,53 @@ std::string number_text(double v) {
   return out.str();
 }
 
+// How alike the paper's agents decide, and how good their decisions are: over the positions
+// of `games` games of hybrid at N (after four random plies), each agent's move at N, the
+// share of positions where it is hybrid's move, and the mean independent evaluation of the
+// moves (two-ply Lieberum, train.hpp), with greedy's choice as a reference.
+struct DecisionStats {
+  std::string agent;
+  double same_as_hybrid = 0, value = 0;
+};
+std::vector<DecisionStats> decision_stats(const std::string& nets, int n, std::size_t games,
+                                          std::uint64_t seed) {
+  const char* names[] = {"uctae", "sgga", "gatae", "hybrid", "greedy"};
+  constexpr int kAgents = 5;
+  std::unique_ptr<Agent> agents[kAgents];
+  for (int i = 0; i < kAgents; ++i)
+    agents[i] = make_agent(i < 4 ? std::string(names[i]) + ":n=" + std::to_string(n) + nets
+                                 : std::string(names[i]));
+  std::vector<DecisionStats> out(kAgents);
+  for (int i = 0; i < kAgents; ++i) out[static_cast<std::size_t>(i)].agent = names[i];
+  LieberumEvaluator eval;
+  std::size_t positions = 0;
+  for (std::size_t g = 0; g < games; ++g) {
+    gsearch::Rng rng(gsearch::derive_seed(seed, g));
+    for (auto& a : agents) a->reset(gsearch::derive_seed(seed ^ 0x5eed, g));
+    Position p;
+    for (int ply = 0; !p.is_terminal(); ++ply) {
+      if (ply < 4) {
+        p.apply(p.random_move(rng));
+        continue;
+      }
+      Move moves[kAgents];
+      for (int i = 0; i < kAgents; ++i) moves[i] = agents[i]->choose(p);
+      ++positions;
+      for (int i = 0; i < kAgents; ++i) {
+        auto& st = out[static_cast<std::size_t>(i)];
+        st.same_as_hybrid += moves[i] == moves[3];
+        st.value += paper::two_ply_value(p, moves[i], eval);
+      }
+      p.apply(moves[3]);
+    }
+  }
+  for (auto& st : out) {
+    st.same_as_hybrid /= static_cast<double>(std::max<std::size_t>(1, positions));
+    st.value /= static_cast<double>(std::max<std::size_t>(1, positions));
+  }
+  return out;
+}
+
 void run_reproduce(const ReproduceOptions& o, const std::string& invocation) {
   const std::size_t games = o.quick ? 20 : o.games;
   const std::size_t sweep_games = o.quick ? 10 : o.sweep_games;
@@ -189,12 +237,20 @@ void run_reproduce(const ReproduceOptions& o, const std::string& invocation) {
     if (row.label == "hybrid vs teacher, N=30")
       hybrid_seconds = results.back().summary.seconds_per_move[0];
   }
+  // Why the hybrid agent does or does not beat its ablations: how alike they decide.
+  std::vector<std::pair<int, std::vector<DecisionStats>>> alike;
+  if (!o.quick)
+    for (int n : {30, 200}) {
+      std::fprintf(stderr, "decisions at N=%d ...\n", n);
+      alike.push_back({n, decision_stats(nets, n, 20, o.seed)});
+    }
   std::vector<RowResult> sweep;
   for (const Row& row : sweep_rows) sweep.push_back(play_row(row, sweep_games, o.threads, o.seed));
 
   // The noise sweep: for each teacher setting, label the same positions, train, and play the
   // hybrid agent against that teacher and against the ablations trained on the same labels.
   std::vector<RowResult> noise;
+  std::vector<std::pair<std::string, std::vector<paper::RankAgreement>>> learned;
   if (noise_sweep) {
     std::fprintf(stderr, "noise sweep: collecting positions ...\n");
     const auto positions = sweep_positions(24, o.threads, 1);
@@ -210,8 +266,9 @@ void run_reproduce(const ReproduceOptions& o, const std::string& invocation) {
           const Scores sc = teacher_scores(pos, m, params);
           labels.push_back({pos.fen(), pos.move_to_string(m), sc.move, sc.place, "local", 1, 0});
         }
-      const auto sub = dir / ("noise-" + number_text(t.noise) + "-hallucination-" +
-                              number_text(t.hallucination));
+      const auto sub =
+          dir / "noise-sweep" /
+          ("noise-" + number_text(t.noise) + "-hallucination-" + number_text(t.hallucination));
       std::fprintf(stderr, "%s: %zu labels, training ...\n", name.c_str(), labels.size());
       auto trained = paper::train(labels, {}, [](const std::string&) {});
       paper::write_training_outputs(trained, {}, sub.string(), invocation);
@@ -221,12 +278,13 @@ void run_reproduce(const ReproduceOptions& o, const std::string& invocation) {
       const std::string hybrid = "hybrid:n=30" + w;
       const std::string teacher = "teacher:noise=" + number_text(t.noise) +
                                   ",hallucination=" + number_text(t.hallucination);
-      for (const Row& row :
-           std::vector<Row>{{"hybrid vs teacher, " + name, hybrid, teacher},
-                            {"hybrid vs uctae, " + name, hybrid, "uctae:n=30" + w},
-                            {"hybrid vs sgga, " + name, hybrid, "sgga:n=30" + w},
-                            {"hybrid vs gatae, " + name, hybrid, "gatae:n=30" + w}})
+      for (const Row& row : std::vector<Row>{{"hybrid vs teacher, " + name, hybrid, teacher},
+                                             {"hybrid vs uctae, " + name, hybrid, "uctae:n=30" + w},
+                                             {"hybrid vs sgga, " + name, hybrid, "sgga:n=30" + w},
+                                             {"hybrid vs gatae, " + name, hybrid, "gatae:n=30" + w},
+                                             {"hybrid vs greedy, " + name, hybrid, "greedy"}})
         noise.push_back(play_row(row, sweep_games, o.threads, o.seed));
+      learned.push_back({name, trained.ranking});
     }
   }
 
@@ -251,6 +309,23 @@ void run_reproduce(const ReproduceOptions& o, const std::string& invocation) {
                     plot::bar_chart("Win rate of the hybrid agent (ours: bars, 95% intervals; "
                                     "paper: red marks)",
                                     "win rate", bars_of(results), "paper"));
+  if (!alike.empty()) {
+    md << "\n## How alike the agents decide\n\nThe positions of 20 games of the hybrid agent "
+          "against itself (after four random plies); at each, every agent's move at the same N. "
+          "\"Same as hybrid\": the share of positions where the agent chose the hybrid agent's "
+          "move. \"Two-ply value\": the mean value of the chosen moves by the independent "
+          "evaluation (two plies with Lieberum's evaluation, which no paper agent sees), "
+          "greedy's one-ply choice by the same evaluation as a reference. Agents that mostly "
+          "choose the same move cannot win much from each other.\n\n| N | agent | same as "
+          "hybrid | two-ply value |\n|---|---|---|---|\n";
+    for (const auto& [n, stats] : alike)
+      for (const auto& st : stats) {
+        char line[160];
+        std::snprintf(line, sizeof line, "| %d | %s | %.1f%% | %+.4f |\n", n, st.agent.c_str(),
+                      100 * st.same_as_hybrid, st.value);
+        md << line;
+      }
+  }
   if (!sweep.empty()) {
     md << "\n## More search: each agent across N, against random play and greedy\n\n"
        << sweep_games
@@ -266,12 +341,29 @@ void run_reproduce(const ReproduceOptions& o, const std::string& invocation) {
           "local teacher, the candidate moves of the same positions (24 games of "
           "`invader:iters=300` against `uct:iters=200`, every position, the label tree's whole "
           "moves) are labelled in-process with that teacher, the networks are trained with "
-          "`amazons train`'s defaults (weights and training reports in the subdirectories "
-          "beside this file), and the hybrid agent at N = 30 plays "
+          "`amazons train`'s defaults (weights and training reports in `noise-sweep/` beside "
+          "this file when it is produced; the repository does not keep them), and the hybrid agent "
+          "at N = 30 plays "
        << sweep_games
        << " games against that teacher and against each ablation trained on the same "
           "labels.\n\n";
     table(md, noise, false);
+    md << "\nWhat each student learned: the within-position rank agreement (Spearman, mean "
+          "over held-out positions) of each score with the independent two-ply evaluation, "
+          "beside the teacher's own (from each training run).\n\n| setting |";
+    for (const auto& a : learned.front().second) md << " " << a.score << " |";
+    md << "\n|---|";
+    for (std::size_t i = 0; i < learned.front().second.size(); ++i) md << "---|";
+    md << "\n";
+    for (const auto& [setting, ranking] : learned) {
+      md << "| " << setting << " |";
+      for (const auto& a : ranking) {
+        char cell[32];
+        std::snprintf(cell, sizeof cell, " %.3f |", a.spearman_independent);
+        md << cell;
+      }
+      md << "\n";
+    }
     md << "\n![noise sweep](sweep_noise.svg)\n";
     paper::write_file(dir / "sweep_noise.svg",
                       plot::bar_chart("Hybrid N=30 as the teacher gets noisier (95% intervals)",

@@ -341,9 +341,8 @@ void self_play_outcomes(Networks& nets, const TrainOptions& o, ScoreSet& train,
 // ---------------------------------------------------------------------------------------
 // Held-out rank agreement
 
-// The independent evaluation of a move: two plies with Lieberum's evaluation — the value for
-// the mover of the position after the opponent's best reply (1 when the opponent cannot
-// move, -1 when the mover then cannot).
+}  // namespace
+
 double two_ply_value(const Position& pos, const Move& m, LieberumEvaluator& eval) {
   Position child = pos;
   child.apply(m);
@@ -358,6 +357,8 @@ double two_ply_value(const Position& pos, const Move& m, LieberumEvaluator& eval
   }
   return worst;
 }
+
+namespace {
 
 // Ranks with ties averaged (1-based).
 std::vector<double> ranks(const std::vector<double>& v) {

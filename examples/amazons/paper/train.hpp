@@ -70,12 +70,12 @@ struct TrainOptions {
   std::uint64_t tree_nodes = 60;         // label_search's node budget (--tree-nodes)
   int ae_epochs = 100;                   // passes over the UCT-AE (and value) training set
   int ae_batch = 32;
-  double ae_lr = 0.01;            // Adam (§5.1)
-  int value_games = 300;   // Reading::kRelative: games of UCT-AE's policy for the value scorer
-  int value_opening = 6;   // random plies that open each of those games
-  int gat_epochs = 300;           // passes over the GAT-AE training trees (one tree a step)
-  double gat_lr = 1e-4;           // RMSprop (§5.1)
-  int sgga_runs = 200;            // Reading::kLiteral: SGGA runs per tree (visit shares)
+  double ae_lr = 0.01;    // Adam (§5.1)
+  int value_games = 300;  // Reading::kRelative: games of UCT-AE's policy for the value scorer
+  int value_opening = 6;  // random plies that open each of those games
+  int gat_epochs = 300;   // passes over the GAT-AE training trees (one tree a step)
+  double gat_lr = 1e-4;   // RMSprop (§5.1)
+  int sgga_runs = 200;    // Reading::kLiteral: SGGA runs per tree (visit shares)
   double sgga_temperature = 0.1;  // SGGA softmax temperature (objectives lie in [0, 1])
   double validation = 0.1;        // fraction of positions held out
   int variance_after_epoch = 50;  // §5.2: loss variances are compared after this epoch
@@ -92,6 +92,12 @@ struct RankAgreement {
   std::size_t positions = 0;              // positions with at least three labelled moves
   std::size_t independent_positions = 0;  // of those, the ones with the independent evaluation
 };
+
+// The independent evaluation of a move `m` legal in `pos`: two plies with Lieberum's
+// evaluation — the value, in [-1, 1], for the mover of the position after the opponent's best
+// reply (1 when the opponent cannot move, -1 when the mover then cannot). The student never
+// sees it; training and `amazons reproduce` measure against it.
+double two_ply_value(const Position& pos, const Move& m, LieberumEvaluator& eval);
 
 // Spearman's rank correlation of two equally long samples (ties get their mean rank; 0 when
 // either sample is constant), and the share of the pairs ordered alike in both (pairs tied
