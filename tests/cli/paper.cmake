@@ -18,11 +18,17 @@ cli_test(NAME reproduce_bad_weights CODE 2 ONE_LINE_ERR ERR "bad_weights.json: n
 cli_test(NAME reproduce_bad_games CODE 2 ONE_LINE_ERR ERR "games" ARGS reproduce --games 1)
 
 # Training end to end on a small label file, then agents playing with what it wrote.
-cli_test(NAME train_small CODE 0 OUT "wrote .*uctae.json" ERR "GAT-AE epoch 2"
+cli_test(NAME train_small CODE 0 OUT "wrote .*uctae.json.*value.json" ERR "held-out ranking, GAT-AE"
          ARGS train --labels ${_small} --out ${_paper}/trained --ae-epochs 3 --gat-epochs 2
-              --sgga-runs 10)
+              --value-games 4)
 set_tests_properties(cli.train_small PROPERTIES FIXTURES_SETUP trained_weights)
 cli_test(NAME trained_weights_play CODE 0 OUT "\nA +2 "
-         ARGS match hybrid:n=10,uctae=${_paper}/trained/uctae.json,gatae=${_paper}/trained/gatae.json
+         ARGS match hybrid:n=10,uctae=${_paper}/trained/uctae.json,gatae=${_paper}/trained/gatae.json,value=${_paper}/trained/value.json
               random --games 2)
 set_tests_properties(cli.trained_weights_play PROPERTIES FIXTURES_REQUIRED trained_weights)
+# The literal reading: no value scorer, GAT-AE on SGGA's visit shares.
+cli_test(NAME train_small_literal CODE 0 OUT "wrote .*gatae.json and" ERR "literal reading"
+         ARGS train --labels ${_small} --out ${_paper}/trained_literal --reading literal
+              --ae-epochs 3 --gat-epochs 2 --sgga-runs 10)
+cli_test(NAME train_bad_reading CODE 2 ONE_LINE_ERR ERR "reading"
+         ARGS train --labels ${_small} --out ${_paper}/none --reading other)

@@ -2,6 +2,7 @@
 #include "amazons/paper/paper_agent.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -185,6 +186,7 @@ class PaperAgent final : public Agent {
 }  // namespace
 
 std::unique_ptr<Agent> make_paper_agent(const PaperAgentOptions& options) {
+  if (!options.nets) throw std::invalid_argument("make_paper_agent: no networks given");
   return std::make_unique<PaperAgent>(options);
 }
 

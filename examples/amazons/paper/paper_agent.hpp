@@ -33,6 +33,7 @@ struct PaperAgentOptions {
   RelativeKnobs knobs{};           // Reading::kRelative's search
 };
 
+// A paper agent; throws std::invalid_argument when options.nets is empty.
 [[nodiscard]] std::unique_ptr<Agent> make_paper_agent(const PaperAgentOptions& options);
 
 }  // namespace amazons::paper
