@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "gsearch/core/rng.hpp"
+
 using namespace amazons;
 
 namespace {
@@ -117,6 +119,41 @@ TEST_CASE("a torn last line is reported and cut off; what came before is kept") 
   LabelStore store(f.path);
   CHECK(store.torn_bytes() == 100);
   CHECK(store.loaded() == 3);
+}
+
+TEST_CASE("a last line that is not a label cut short is never cut: the file is left alone") {
+  TempFile f;
+  // Another program's file: one JSON line without a line end (a config file, say).
+  const std::string config = R"({"threads": 4, "model": "gpt-4o-mini"})";
+  f.write(config);
+  CHECK_THROWS_WITH_AS(LabelStore(f.path), doctest::Contains(":1: the last line has no line end"),
+                       StoreError);
+  CHECK(f.read() == config);
+  CHECK_THROWS_AS((void)read_labels(f.path), StoreError);
+  // Random bytes after whole labels.
+  const std::string whole = label_line(label(0)) + label_line(label(1));
+  gsearch::Rng rng(9);
+  std::string noise(4974, '\0');
+  for (char& c : noise) c = static_cast<char>(rng.below(256));
+  for (char& c : noise)
+    if (c == '\n') c = 'x';
+  f.write(whole + noise);
+  CHECK_THROWS_WITH_AS(LabelStore(f.path), doctest::Contains(":3: the last line"), StoreError);
+  CHECK(f.read() == whole + noise);
+  // A label cut short and then NUL bytes (a power loss) is still an interrupted append.
+  f.write(whole + label_line(label(2)).substr(0, 25) + std::string(300, '\0'));
+  {
+    LabelStore store(f.path);
+    CHECK(store.torn_bytes() == 325);
+    CHECK(store.loaded() == 2);
+  }
+  CHECK(f.read() == whole);
+  // Text, then NUL bytes, then text again: not this writer's.
+  f.write(whole + "{\"fen\"" + std::string(3, '\0') + "abc");
+  CHECK_THROWS_AS(LabelStore(f.path), StoreError);
+  // A torn line longer than any label line could be.
+  f.write(whole + "{\"fen\":\"" + std::string(detail::kMaxTornBytes, 'a'));
+  CHECK_THROWS_AS(LabelStore(f.path), StoreError);
 }
 
 TEST_CASE("a damaged whole line is an error naming the file and line; the file is left alone") {

@@ -15,6 +15,12 @@ file(WRITE ${_labels}/damaged.jsonl
   "\"place_score\":0.5,\"teacher\":\"m@http://127.0.0.1:1/v1/chat/completions\"}\nnot json\n")
 cli_test(NAME label_damaged_file CODE 2 ONE_LINE_ERR ERR "damaged.jsonl:2: not a label \\(not JSON\\)"
          ARGS label --out ${_labels}/damaged.jsonl --url http://127.0.0.1:1/v1)
+# Another program's file as --out: refused, and not cut (tests/amazons/label_store.cpp checks
+# the bytes are left as they were).
+file(WRITE ${_labels}/config.json "{\"threads\": 4}")
+cli_test(NAME label_not_a_label_file CODE 2 ONE_LINE_ERR
+         ERR "config.json:1: the last line has no line end and is not a label cut short"
+         ARGS label --out ${_labels}/config.json --url http://127.0.0.1:1/v1)
 # No server: the run stops after a few failed labels in a row (exit 1), saying why.
 cli_test(NAME label_server_down CODE 1 ONE_LINE_ERR ERR "3 labels in a row failed; the last: cannot connect"
          OUT "labels +0 written"

@@ -12,8 +12,10 @@
 //     one cut short — a torn line, recognisable because it lacks its final '\n' (JSON text
 //     never holds a raw line break);
 //   - on open, a torn last line is reported and cut off (ftruncate) before anything is
-//     appended. A line that ends in '\n' but is not a label is damage no crash of this writer
-//     makes: it is an error naming the file and line, and nothing is changed;
+//     appended — only when it is plausibly one (the start of a label line, maybe followed by
+//     NUL bytes; detail::plausible_torn_line). A line that ends in '\n' but is not a label, or
+//     a last line that is not a label cut short, is damage no crash of this writer makes (or
+//     another file): it is an error naming the file and line, and nothing is changed;
 //   - a write that stops short (disk full) is completed, or else the partial line is cut off
 //     again, so the file never keeps a partial line while the writer lives;
 //   - fdatasync after every `sync_every` labels carries the lines through an OS crash or a
@@ -31,6 +33,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -139,14 +142,45 @@ inline std::string read_all(int fd, const std::string& path) {
   }
 }
 
+// The longest torn last line taken for an interrupted append (a label line is well under
+// 1 KiB; a power loss can leave a few KiB of NUL bytes).
+inline constexpr std::size_t kMaxTornBytes = std::size_t{1} << 16;
+
+// Whether `tail`, the bytes after the last '\n', is what an interrupted append of this writer
+// leaves: the start of a label line ({"fen":"…, printable bytes only, cut short anywhere),
+// possibly followed by NUL bytes (what a power loss can leave), at most kMaxTornBytes long.
+// Anything else — another file's text, random bytes — was not written by this store.
+inline bool plausible_torn_line(std::string_view tail) {
+  if (tail.size() > kMaxTornBytes) return false;
+  const auto nul = tail.find('\0');
+  if (nul != std::string_view::npos && tail.find_first_not_of('\0', nul) != std::string_view::npos)
+    return false;
+  const std::string_view text = tail.substr(0, nul);
+  constexpr std::string_view kStart = R"({"fen":")";
+  const std::size_t n = std::min(text.size(), kStart.size());
+  if (text.substr(0, n) != kStart.substr(0, n)) return false;
+  for (const char c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;
+  return true;
+}
+
 // Calls f(label, line number) for every whole line of `data`; returns the length of the
-// whole lines (the rest, if any, is a torn last line). Throws StoreError at a damaged line.
+// whole lines (the rest, if any, is a torn last line). Throws StoreError at a damaged line,
+// and at a last line without '\n' that is not a plausible torn label line (then nothing of
+// the file may be cut: it is not this store's).
 template <class F>
 std::size_t for_each_label(std::string_view data, const std::string& path, F&& f) {
   std::size_t pos = 0, line_no = 0;
   for (;;) {
     const auto nl = data.find('\n', pos);
-    if (nl == std::string_view::npos) return pos;
+    if (nl == std::string_view::npos) {
+      if (!plausible_torn_line(data.substr(pos)))
+        throw StoreError(path + ":" + std::to_string(line_no + 1) +
+                         ": the last line has no line end and is not a label cut short (" +
+                         std::to_string(data.size() - pos) +
+                         " bytes); not a label file, or damaged: nothing was changed");
+      return pos;
+    }
     ++line_no;
     const std::string_view line = data.substr(pos, nl - pos);
     if (line.find_first_not_of(" \t\r") != std::string_view::npos) {
