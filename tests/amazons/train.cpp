@@ -18,5 +18,5 @@ TEST_CASE("spearman and concordance against values worked out by hand") {
   // Pairs: (1,2) agree, (1,3) agree, (2,3) disagree -> 2 / 3.
   CHECK(concordance({1, 2, 3}, {1, 3, 2}) == doctest::Approx(2.0 / 3.0));
   CHECK(concordance({1, 1, 2}, {1, 2, 3}) == doctest::Approx(1.0));  // the tied pair left out
-  CHECK(concordance({1, 1}, {1, 2}) == 0.5);                          // no pair left
+  CHECK(concordance({1, 1}, {1, 2}) == 0.5);                         // no pair left
 }

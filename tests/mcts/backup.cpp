@@ -11,6 +11,22 @@
 using gsearch::NodeId;
 using Tree = gsearch::mcts::Tree<int>;
 
+namespace {
+// root(0) -> A(1), B(2); A -> A1(3), A2(4), and a slot (5) that stays unvisited; q (mover's
+// view): root 0, A 0.2, B -0.4, A1 0.6, A2 -0.2.
+Tree hand_tree() {
+  Tree t;
+  t.add_children(0, 2, 0);
+  t.add_children(1, 3, 1);
+  const float q[] = {0.0f, 0.2f, -0.4f, 0.6f, -0.2f};
+  for (NodeId n = 0; n < 5; ++n) {
+    t[n].visits = 1;
+    t[n].q = q[n];
+  }
+  return t;
+}
+}  // namespace
+
 TEST_CASE("mean backup records the value for each node's mover") {
   // Players: root (player 0 to move) -> child 1 (mover 0) -> child 2 (mover 0, same player
   // again, as in the decision model) -> child 3 (mover 1).
@@ -40,14 +56,7 @@ TEST_CASE("depth normalisation (eq. 10-12) matches a hand computation") {
   //   root (depth 0, even): mean(1.2597540, 0.3) = 0.7798770 -> 0.5 + 0.7798770 = 1.2798770
   // Pass II, H_max = 2: root / 3 = 0.4266257; A / 2 = 0.6298770; B / 2 = 0.15;
   //   A1 / 1 = 0.8; A2 / 1 = 0.4.
-  Tree t;
-  t.add_children(0, 2, 0);
-  t.add_children(1, 3, 1);
-  const float q[] = {0.0f, 0.2f, -0.4f, 0.6f, -0.2f};
-  for (NodeId n = 0; n < 5; ++n) {
-    t[n].visits = 1;
-    t[n].q = q[n];
-  }
+  Tree t = hand_tree();
   gsearch::mcts::depth_normalize(t);
   const auto& obj = t.objective();
   REQUIRE(obj.size() == t.size());
@@ -92,14 +101,7 @@ TEST_CASE("size-neutral accumulation (kMean) matches a hand computation") {
   //   A (odd): mean(0.8, 0.4) = 0.6 -> (0.6 + 0.4) / 2 = 0.5
   //   root (even): mean(0.5, 0.3) = 0.4 -> (0.5 + 0.4) / 2 = 0.45
   //   leaves keep 0.3, 0.8, 0.4.
-  Tree t;
-  t.add_children(0, 2, 0);
-  t.add_children(1, 3, 1);
-  const float q[] = {0.0f, 0.2f, -0.4f, 0.6f, -0.2f};
-  for (NodeId n = 0; n < 5; ++n) {
-    t[n].visits = 1;
-    t[n].q = q[n];
-  }
+  Tree t = hand_tree();
   gsearch::mcts::depth_normalize(t, gsearch::mcts::Parity::kDepth,
                                  gsearch::mcts::Accumulation::kMean);
   const auto& obj = t.objective();

@@ -334,8 +334,9 @@ void add_teacher_serve(CLI::App& app) {
                   "longest possible (> 0: long moves score higher)")
       ->check(finite_in(-1.0, 1.0))
       ->capture_default_str();
-  cmd->add_option("--scale", teacher.scale,
-                  "A score is 0.5+0.5*tanh(h/scale) of the hidden gain h (about squares of territory)")
+  cmd->add_option(
+         "--scale", teacher.scale,
+         "A score is 0.5+0.5*tanh(h/scale) of the hidden gain h (about squares of territory)")
       ->check(finite_in(0.001, 100.0))
       ->capture_default_str();
   const auto probability = [&](const char* name, double& p, const char* help) {
