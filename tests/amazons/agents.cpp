@@ -16,9 +16,26 @@ TEST_CASE("specs: canonical names, defaults, and one-line errors") {
   CHECK_THROWS_WITH_AS((void)make_agent("uct:foo=1"), doctest::Contains("has no parameter \"foo\""),
                        SpecError);
   CHECK_THROWS_WITH_AS((void)make_agent("uct:iters=ten"),
-                       doctest::Contains("iters=\"ten\" is not a number"), SpecError);
-  CHECK_THROWS_WITH_AS((void)make_agent("uct:iters=-5"), doctest::Contains("is not a number in [0"),
+                       doctest::Contains("iters=\"ten\" is not a whole number"), SpecError);
+  CHECK_THROWS_WITH_AS((void)make_agent("uct:iters=-5"),
+                       doctest::Contains("is not a whole number in [0"), SpecError);
+  // Whole numbers are whole; NaN and infinities are in no range; a key is given once.
+  CHECK_THROWS_WITH_AS((void)make_agent("uct:iters=1.5"),
+                       doctest::Contains("iters=\"1.5\" is not a whole number in [0, 1e+09]"),
                        SpecError);
+  CHECK_THROWS_WITH_AS((void)make_agent("uct:c=nan"),
+                       doctest::Contains("c=\"nan\" is not a number in [0, 100]"), SpecError);
+  CHECK_THROWS_WITH_AS((void)make_agent("uct:ms=inf"), doctest::Contains("ms=\"inf\" is not"),
+                       SpecError);
+  CHECK_THROWS_WITH_AS((void)make_agent("hybrid:temperature=-nan"),
+                       doctest::Contains("is not a number"), SpecError);
+  CHECK_THROWS_WITH_AS((void)make_agent("uct:iters=100,iters=200"),
+                       doctest::Contains("agent uct: iters is given twice"), SpecError);
+  CHECK(make_agent("uct:c=0.25")->name() == "uct:iters=1000,ms=0,c=0.25,model=decision");
+  CHECK(describe_agents().find("c  UCT exploration constant (for values in [-1, 1]) (number in "
+                               "[0, 100])") != std::string::npos);
+  CHECK(describe_agents().find("iters  MCTS iterations per move (0: none, use ms) (whole number "
+                               "in [0, 1e+09])") != std::string::npos);
   CHECK_THROWS_WITH_AS((void)make_agent("uct:model=tree"),
                        doctest::Contains("is not one of decision, whole"), SpecError);
   CHECK_THROWS_WITH_AS((void)make_agent("uct:iters"), doctest::Contains("expected key=value"),

@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "amazons/paper/paper_agent.hpp"
@@ -26,12 +27,15 @@ namespace ab = gsearch::alphabeta;
 // ---------------------------------------------------------------------------------------
 // Specs: "name:key=value,key=value"
 
+// One parameter of a spec. Its type: an enumeration (choices; {"*"}: any non-empty text), a
+// whole number (integer), or a real number; numbers must be finite and in [min, max].
 struct ParamDef {
   std::string name;
   std::string fallback;  // default value, as text
   std::string help;
   std::vector<std::string> choices;  // for enumerations; empty for numbers
   double min = 0, max = 0;           // for numbers
+  bool integer = false;              // for numbers: whole numbers only
 };
 
 class Values {
@@ -395,7 +399,8 @@ TeacherAgentOptions teacher_options(const Values& v, const std::string& name) {
 
 const std::vector<AgentDef>& registry() {
   static const std::vector<AgentDef> defs = [] {
-    const ParamDef iters{"iters", "1000", "MCTS iterations per move (0: none, use ms)", {}, 0, 1e9};
+    const ParamDef iters{"iters", "1000", "MCTS iterations per move (0: none, use ms)", {}, 0,
+                         1e9,     true};
     const ParamDef ms{"ms", "0", "milliseconds per move (0: none, use iters)", {}, 0, 1e7};
     std::vector<AgentDef> d;
     d.push_back(
@@ -411,10 +416,10 @@ const std::vector<AgentDef>& registry() {
     d.push_back(
         {"ab",
          "alpha-beta (PVS, TT, killers, history) over whole moves with the Lieberum evaluation",
-         {{"depth", "2", "deepest iteration in plies", {}, 1, 64},
-          {"nodes", "0", "node budget per move (0: none)", {}, 0, 1e12},
+         {{"depth", "2", "deepest iteration in plies", {}, 1, 64, true},
+          {"nodes", "0", "node budget per move (0: none)", {}, 0, 1e12, true},
           ms,
-          {"tt", "16", "transposition table MiB", {}, 1, 4096}},
+          {"tt", "16", "transposition table MiB", {}, 1, 4096, true}},
          [](const Values& v, const std::string& n) {
            return std::unique_ptr<Agent>(new AlphaBetaAgent(n, static_cast<int>(v.count("depth")),
                                                             budget_of(v, true), v.count("tt")));
@@ -423,7 +428,7 @@ const std::vector<AgentDef>& registry() {
                  "plain UCT with uniformly random playouts to the end",
                  {iters,
                   ms,
-                  {"c", "0.7", "UCT exploration constant (values in [-1, 1])", {}, 0, 100},
+                  {"c", "0.7", "UCT exploration constant (for values in [-1, 1])", {}, 0, 100},
                   {"model",
                    "decision",
                    "tree over single decisions or whole moves",
@@ -436,14 +441,20 @@ const std::vector<AgentDef>& registry() {
         {"invader",
          "INVADERMC-style MCTS: pruning, widening, cut-off playouts + evaluation, parity, "
          "time schedule, alpha-beta endgame",
-         {{"iters", "3000", "MCTS iterations per move (0: none, use ms)", {}, 0, 1e9},
+         {{"iters", "3000", "MCTS iterations per move (0: none, use ms)", {}, 0, 1e9, true},
           ms,
-          {"k", "400", "forward pruning: whole moves kept per node", {}, 1, 4900},
-          {"widen", "5", "progressive widening: children open at first (0: off)", {}, 0, 4900},
-          {"step", "5", "progressive widening: more children per step", {}, 1, 4900},
-          {"every", "1000", "progressive widening: visits per step", {}, 1, 1e9},
-          {"threshold", "40", "visits before a leaf is expanded", {}, 1, 1e6},
-          {"plies", "6", "random plies before the evaluation", {}, 0, 200},
+          {"k", "400", "forward pruning: whole moves kept per node", {}, 1, 4900, true},
+          {"widen",
+           "5",
+           "progressive widening: children open at first (0: off)",
+           {},
+           0,
+           4900,
+           true},
+          {"step", "5", "progressive widening: more children per step", {}, 1, 4900, true},
+          {"every", "1000", "progressive widening: visits per step", {}, 1, 1e9, true},
+          {"threshold", "40", "visits before a leaf is expanded", {}, 1, 1e6, true},
+          {"plies", "6", "random plies before the evaluation", {}, 0, 200, true},
           {"c", "0.3", "UCT exploration constant", {}, 0, 100},
           {"schedule", "1", "spend more time early (1) or the same on every move (0)", {"0", "1"}},
           {"endgame", "1", "alpha-beta once the territories are settled", {"0", "1"}}},
@@ -465,7 +476,7 @@ const std::vector<AgentDef>& registry() {
       return AgentDef{
           name,
           help,
-          {{"n", "30", "nodes added to the tree per move (the paper's N)", {}, 1, 1e7},
+          {{"n", "30", "nodes added to the tree per move (the paper's N)", {}, 1, 1e7, true},
            {"reading",
             "relative",
             "how the paper is read (docs/paper-mapping.md): relative features, ranking and "
@@ -539,8 +550,9 @@ const std::vector<AgentDef>& registry() {
            "game's seed and the position (8: a chat model's handful); 0: every legal move",
            {},
            0,
-           5000},
-          {"seed", "1", "local teacher: seed of its noise and hallucinations", {}, 0, 1e15},
+           5000,
+           true},
+          {"seed", "1", "local teacher: seed of its noise and hallucinations", {}, 0, 1e15, true},
           {"noise", "0.1", "local teacher: standard deviation of its noise", {}, 0, 10},
           {"hallucination",
            "0.05",
@@ -561,7 +573,7 @@ const std::vector<AgentDef>& registry() {
            {},
            0.001,
            100},
-          {"connections", "4", "with a URL: labels asked for at once", {}, 1, 256}},
+          {"connections", "4", "with a URL: labels asked for at once", {}, 1, 256, true}},
          [](const Values& v, const std::string& n) {
            if (v.text("url") != "local") {
              try {
@@ -604,6 +616,7 @@ std::unique_ptr<Agent> make_agent(std::string_view spec) {
     throw SpecError("unknown agent \"" + name + "\" (known: " + known + ")");
   }
   std::map<std::string, std::string> values;
+  std::set<std::string> given;
   for (const auto& p : def->params) values[p.name] = p.fallback;
   if (colon != std::string::npos) {
     std::string rest = text.substr(colon + 1);
@@ -636,10 +649,15 @@ std::unique_ptr<Agent> make_agent(std::string_view spec) {
         }
       } else {
         double v = 0;
-        if (!is_number(value, v) || v < p->min || v > p->max)
-          throw SpecError("agent " + name + ": " + key + "=\"" + value + "\" is not a number in [" +
-                          format_number(p->min) + ", " + format_number(p->max) + "]");
+        const char* what = p->integer ? "a whole number" : "a number";
+        // !(in range) also refuses NaN; infinities are out of every range.
+        if (!is_number(value, v) || !(v >= p->min && v <= p->max) ||
+            (p->integer && v != std::floor(v)))
+          throw SpecError("agent " + name + ": " + key + "=\"" + value + "\" is not " + what +
+                          " in [" + format_number(p->min) + ", " + format_number(p->max) + "]");
       }
+      if (!given.insert(key).second)
+        throw SpecError("agent " + name + ": " + key + " is given twice");
       values[key] = value;
     }
   }
@@ -665,6 +683,9 @@ std::string describe_agents() {
         out << " (";
         for (std::size_t i = 0; i < p.choices.size(); ++i) out << (i ? "|" : "") << p.choices[i];
         out << ")";
+      } else if (p.choices.empty()) {
+        out << " (" << (p.integer ? "whole number" : "number") << " in [" << format_number(p.min)
+            << ", " << format_number(p.max) << "])";
       }
       out << "\n";
     }
