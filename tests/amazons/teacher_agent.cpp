@@ -115,8 +115,7 @@ TEST_CASE("bad knobs are refused by the agent and by its spec") {
     CHECK_THROWS_AS((void)make_agent(spec), SpecError);
   }
   CHECK_THROWS_WITH_AS((void)make_agent("teacher:hallucination=nan"),
-                       "agent teacher: teacher hallucination must be a number in [0, 1], not nan",
-                       SpecError);
+                       "agent teacher: hallucination=\"nan\" is not a number in [0, 1]", SpecError);
   CHECK_NOTHROW((void)make_agent("teacher:hallucination=1,bias=-1,scale=0.001,noise=0"));
 }
 
