@@ -137,13 +137,17 @@ TEST_CASE("PUCT with priors, progressive widening and a cut-off evaluation compo
 }
 
 TEST_CASE("a node budget ends even when the tree runs out of new nodes") {
-  // X to move with three empty cells: a game tree of a dozen nodes. A budget of 1000 nodes
-  // cannot be met; the search stops after iterations_per_node * 1000 iterations.
-  mcts::Search<TicTacToe> search({.seed = 8, .iterations_per_node = 10});
+  // X to move with three empty cells. Leaves are never expanded (threshold out of reach), so
+  // after the three root children no iteration adds a node, and none is terminal: the tree
+  // is never exhausted. A budget of 1000 nodes cannot be met; the search stops after exactly
+  // iterations_per_node * 1000 iterations.
+  mcts::Search<TicTacToe, mcts::Uct, mcts::Expansion<>> search(
+      {.seed = 8, .iterations_per_node = 10}, {}, {.threshold = 1000000});
   search.set_root(play({0, 4, 8, 2, 6, 3}));
   const auto stats = search.run(gsearch::Budget::node_count(1000));
-  CHECK(stats.iterations <= 10000);
-  CHECK(stats.nodes_added < 20);
+  CHECK(stats.iterations == 10000);
+  CHECK(stats.nodes_added == 3);
+  CHECK(!search.tree().root().exhausted);
   CHECK(search.best_move().cell == 7);  // X completes 6-7-8
 }
 

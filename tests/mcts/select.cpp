@@ -60,8 +60,15 @@ TEST_CASE("PriorUcb is the paper's eq. 13: prior + sqrt(2 ln n / (n_j + 1))") {
   // 1) = 2.2460; child 3 (one visit): 0.9 + sqrt(2 ln 10 / 2) = 2.4173 -> child 3.
   const Tree t = three_children({9, 0, 1}, {0, 0, 0}, {0.3f, 0.1f, 0.9f});
   CHECK(ucb.select(t, 0, 1, 3) == 3);
-  const double expected = 0.9 + std::sqrt(2 * std::log(10.0) / 2);
-  CHECK(expected == doctest::Approx(2.4173).epsilon(1e-3));
+  // The exact values: give the unvisited child a prior just below, then just above, the one
+  // that ties it with child 3 (0.9 + 1.5174 - 2.1460 = 0.2714).
+  const double tie = 0.9 + std::sqrt(2 * std::log(10.0) / 2) - std::sqrt(2 * std::log(10.0) / 1);
+  CHECK(tie == doctest::Approx(0.2714).epsilon(1e-3));
+  const auto with_prior = [](double p2) {
+    return three_children({9, 0, 1}, {0, 0, 0}, {0.3f, static_cast<float>(p2), 0.9f});
+  };
+  CHECK(ucb.select(with_prior(tie - 1e-4), 0, 1, 3) == 3);
+  CHECK(ucb.select(with_prior(tie + 1e-4), 0, 1, 3) == 2);
 }
 
 TEST_CASE("ScoreSelect takes any scorer") {

@@ -174,6 +174,9 @@ void add_match_commands(CLI::App& app) {
         "replay", "Replay the games of a records file and check every move and result");
     cmd->add_option("file", *path, "A file written by amazons match --records")->required();
     cmd->callback([path] {
+      std::error_code ec;
+      if (std::filesystem::is_directory(*path, ec))
+        throw BadInput(*path + " is a directory, not a records file");
       std::ifstream in(*path);
       if (!in) throw BadInput("cannot read " + *path);
       std::string line;
@@ -213,6 +216,8 @@ void add_match_commands(CLI::App& app) {
           throw BadInput(where + "recorded result " + result + " but the moves give " + actual);
         ++n;
       }
+      if (in.bad()) throw BadInput("cannot read " + *path + " to its end");
+      if (n == 0) throw BadInput(*path + ": no game records (an empty file?)");
       std::printf("%zu games replayed: every move legal, every result confirmed\n", n);
     });
   }

@@ -338,22 +338,9 @@ class InvaderAgent final : public Agent {
     return true;
   }
 
-  static InvaderSearch make_search(const InvaderParams& p) {
-    mcts::Expansion<LieberumMovePrior> expansion;
-    expansion.top_k = p.top_k;
-    expansion.widen_initial = p.widen;
-    expansion.widen_step = p.step;
-    expansion.widen_every = p.every;
-    expansion.threshold = p.threshold;
-    mcts::CutoffPlayout<LieberumRef> playout;
-    playout.plies = p.plies;
-    return InvaderSearch({}, mcts::Uct{.c = p.c}, expansion, playout);
-  }
-
   std::string name_;
   InvaderParams p_;
   std::uint64_t seed_ = 0;
-  InvaderSearch search_ = make_search(p_);  // kept across moves: its arena stays warm
 };
 
 // The networks of a paper agent's spec: the reading's shipped weights, with those the spec

@@ -47,8 +47,12 @@ namespace gsearch::alphabeta {
 struct DfpnParams {
   std::size_t tt_megabytes = 64;  // size of the table of (pn, dn); a power of two of buckets
   double epsilon = 0.25;          // the 1 + ε trick: a child's threshold is (1 + ε)·second + 1
+  // A new node's (pn, dn) from the game's evaluation v in [-1, 1] for the attacker (games with
+  // evaluate() only): with γ = eval_gamma = 0, (1 + w(1 - v), 1 + w(1 + v)); with γ > 0,
+  // (1 + w·e^(-γ atanh v), 1 + w·e^(γ atanh v)). w = eval_weight; w = 0 starts every node at
+  // (1, 1), as plain df-pn does.
   double eval_weight = 150.0;
-  double eval_gamma = 0.0;  // w above (games with evaluate() only; 0 = start at (1, 1))
+  double eval_gamma = 0.0;
 };
 
 template <MoveType Move>
