@@ -615,7 +615,7 @@ TrainResult train(const std::vector<Label>& labels, const TrainOptions& o,
         independent[i] = two_ply_value(pos, examples[begin + i].move, eval);
     }
     for (int s = 0; s < kScores; ++s) {
-      if (s == 4 && !gat_complete) continue;
+      if ((s == 4 && !gat_complete) || (s == 3 && !relative)) continue;  // no score to rank
       auto& a = r.ranking[static_cast<std::size_t>(s)];
       const auto& v = learned[static_cast<std::size_t>(s)];
       ++a.positions;
@@ -629,6 +629,7 @@ TrainResult train(const std::vector<Label>& labels, const TrainOptions& o,
     }
     begin = end;
   }
+  if (!relative) r.ranking.erase(r.ranking.begin() + 3);  // no value scorer
   for (auto& a : r.ranking) {
     if (a.positions == 0) continue;
     const auto n = static_cast<double>(a.positions);
@@ -643,7 +644,6 @@ TrainResult train(const std::vector<Label>& labels, const TrainOptions& o,
          << a.positions << " positions)";
     log(line.str());
   }
-  if (!relative) r.ranking.erase(r.ranking.begin() + 3);  // no value scorer
   return r;
 }
 
