@@ -66,7 +66,7 @@ TEST_CASE("GAT kernels equal their CPU reference (ops.hpp), forward and backward
   for (const bool concat : {true, false}) {
     CAPTURE(concat);
     const cu::ops::GatShape s{
-        .n = n, .heads = 4, .f = 8, .concat = concat, .act = nn::ActivationKind::elu};
+        .n = n, .heads = 4, .f = 8, .concat = concat, .act = nn::ActivationKind::kElu};
     const int hf = s.heads * s.f, w = s.width();
     const nn::Matrix z = nn::Matrix::Random(n, hf), ad = nn::Matrix::Random(s.heads, s.f),
                      as = nn::Matrix::Random(s.heads, s.f), bias = nn::Matrix::Random(1, w),
@@ -142,10 +142,10 @@ TEST_CASE("GatAe on the GPU equals nn::GatAe, forward and backward, for each ref
   cu::DeviceGraph dg;
   dg.upload(g, ctx);
   for (const auto refinement :
-       {nn::Refinement::features, nn::Refinement::scores, nn::Refinement::none}) {
+       {nn::Refinement::kFeatures, nn::Refinement::kScores, nn::Refinement::kNone}) {
     CAPTURE(static_cast<int>(refinement));
     nn::GatAeConfig cfg{.alpha = 0.3, .refinement = refinement};
-    if (refinement == nn::Refinement::scores) cfg.layers[0].in = 1;
+    if (refinement == nn::Refinement::kScores) cfg.layers[0].in = 1;
     nn::GatAe cpu(cfg, rng);
     for (auto& l : cpu.layers()) l.bias().setRandom();
     cu::GatAe gpu(ctx, cpu);

@@ -200,10 +200,10 @@ TEST_CASE("GatAe: scores in [0, 1], gradients match finite differences for each 
   gsearch::Rng rng(5);
   const auto g = nn::CsrGraph::random_tree(7, rng);
   for (const auto refinement :
-       {nn::Refinement::features, nn::Refinement::scores, nn::Refinement::none}) {
+       {nn::Refinement::kFeatures, nn::Refinement::kScores, nn::Refinement::kNone}) {
     CAPTURE(static_cast<int>(refinement));
     nn::GatAeConfig cfg{.alpha = 0.3, .refinement = refinement};
-    const nn::Index in = refinement == nn::Refinement::scores ? 1 : 5;
+    const nn::Index in = refinement == nn::Refinement::kScores ? 1 : 5;
     cfg.layers = {{.in = in, .out = 3, .heads = 2, .activation = nn::Activation::elu()},
                   {.in = 6, .out = 1, .heads = 2, .concat = false}};
     nn::BasicGatAe<double> model(cfg, rng);

@@ -12,7 +12,7 @@ using V = std::vector<std::int32_t>;
 
 TEST_CASE("from_edges: undirected edges both ways, sorted, merged, self loops dropped") {
   const std::vector<nn::Edge> edges = {{0, 1}, {2, 1}, {1, 0}, {2, 2}, {0, 3}};
-  const auto g = nn::CsrGraph::from_edges(4, edges, nn::EdgeKind::undirected);
+  const auto g = nn::CsrGraph::from_edges(4, edges, nn::EdgeKind::kUndirected);
   CHECK(g.num_nodes() == 4);
   CHECK(g.num_edges() == 6);
   CHECK(g.offsets() == V{0, 2, 4, 5, 6});
@@ -23,7 +23,7 @@ TEST_CASE("from_edges: undirected edges both ways, sorted, merged, self loops dr
 
 TEST_CASE("from_edges: a directed edge src → dst makes dst aggregate from src") {
   const std::vector<nn::Edge> edges = {{0, 1}, {0, 2}, {2, 1}};
-  const auto g = nn::CsrGraph::from_edges(3, edges, nn::EdgeKind::directed);
+  const auto g = nn::CsrGraph::from_edges(3, edges, nn::EdgeKind::kDirected);
   CHECK(g.offsets() == V{0, 0, 2, 3});
   CHECK(g.indices() == V{0, 2, 0});
 }

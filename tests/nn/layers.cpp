@@ -15,17 +15,17 @@ namespace {
 // Each activation's forward pass at a few points, against its formula.
 double reference(const nn::Activation& a, double x) {
   switch (a.kind) {
-    case nn::ActivationKind::identity:
+    case nn::ActivationKind::kIdentity:
       return x;
-    case nn::ActivationKind::relu:
+    case nn::ActivationKind::kRelu:
       return x > 0 ? x : 0;
-    case nn::ActivationKind::leaky_relu:
+    case nn::ActivationKind::kLeakyRelu:
       return x > 0 ? x : a.slope * x;
-    case nn::ActivationKind::elu:
+    case nn::ActivationKind::kElu:
       return x > 0 ? x : std::exp(x) - 1;
-    case nn::ActivationKind::tanh:
+    case nn::ActivationKind::kTanh:
       return std::tanh(x);
-    case nn::ActivationKind::shifted_tanh:
+    case nn::ActivationKind::kShiftedTanh:
       return (std::tanh(x) + 1) / 2;
   }
   return 0;

@@ -138,7 +138,7 @@ void check_result(const Sgga& sgga, const ExplicitTree& tree, const Result& r) {
   CHECK(r.path.back() == r.node);
   CHECK(r.path.size() == static_cast<std::size_t>(tree.depth(r.node)) + 1);
   for (std::size_t i = 1; i < r.path.size(); ++i) CHECK(tree.parent(r.path[i]) == r.path[i - 1]);
-  if (r.stop == Stop::count_rule) {
+  if (r.stop == Stop::kCountRule) {
     // The run stops at the first node to reach its threshold: it has exactly that many visits
     // and every other node has fewer than its own.
     CHECK(r.node != 0);
@@ -316,16 +316,16 @@ TEST_CASE("eq. 16 thresholds: 2^(H_max - depth + 1), none for the root") {
 TEST_CASE("the count rule stops a run at the first node to reach its threshold") {
   auto t = turn_tree();
   reward(t, good_leaf(t), 2.0, true);
-  for (const Count count : {Count::arrivals, Count::selections})
+  for (const Count count : {Count::kArrivals, Count::kSelections})
     for (const bool join : {true, false})
       for (const std::uint32_t walk : {1u, 3u}) {
         Sgga sgga({.walk_length = walk, .join_heads = join, .count = count});
         sgga.prepare(t.tree);
         for (std::uint64_t seed = 0; seed < 50; ++seed) {
           const Result& r = sgga.run(seed);
-          CHECK(r.stop == Stop::count_rule);
+          CHECK(r.stop == Stop::kCountRule);
           check_result(sgga, t.tree, r);
-          if (count == Count::arrivals) {
+          if (count == Count::kArrivals) {
             // Every step of both walks is one visit; the run may stop in the first walk.
             std::uint64_t total = 0;
             for (const auto v : r.visits) total += v;
@@ -341,13 +341,13 @@ TEST_CASE("the generation cap stops a run where eq. 16 cannot fire") {
   Sgga sgga({.max_generations = 2000});
   sgga.prepare(tree);
   const Result& r = sgga.run(7);
-  CHECK(r.stop == Stop::generation_cap);
+  CHECK(r.stop == Stop::kGenerationCap);
   CHECK(r.generations == 2000);
   CHECK(r.crossovers > 100);  // candidates often meet on this small graph: each adds an entry
   check_result(sgga, tree, r);
   for (NodeId n = 6; n < tree.size(); ++n) CHECK(r.visits[n] == 0);  // the chain is never entered
 
-  // OnCap::closest: the visited non-root node whose count is the largest share of its threshold.
+  // OnCap::kClosest: the visited non-root node whose count is the largest share of its threshold.
   NodeId best = kNoNode;
   for (NodeId n = 1; n < tree.size(); ++n) {
     if (r.visits[n] == 0) continue;
@@ -360,18 +360,18 @@ TEST_CASE("the generation cap stops a run where eq. 16 cannot fire") {
   CHECK(r.node == 1);  // the head: every leaf walk steps back up to it, so it has more than
                        // twice the visits of any one leaf, and its threshold is twice theirs
 
-  Sgga none({.max_generations = 2000, .on_cap = OnCap::none});
+  Sgga none({.max_generations = 2000, .on_cap = OnCap::kNone});
   none.prepare(tree);
   const Result& n = none.run(7);
-  CHECK(n.stop == Stop::generation_cap);
+  CHECK(n.stop == Stop::kGenerationCap);
   CHECK(n.node == kNoNode);
   CHECK(n.path.empty());
   CHECK(n.visits == r.visits);  // the fallback changes only the answer, not the run
 
-  Sgga last({.max_generations = 2000, .on_cap = OnCap::last_candidate});
+  Sgga last({.max_generations = 2000, .on_cap = OnCap::kLastCandidate});
   last.prepare(tree);
   const Result& l = last.run(7);
-  CHECK(l.stop == Stop::generation_cap);
+  CHECK(l.stop == Stop::kGenerationCap);
   check_result(last, tree, l);
   CHECK(l.node != kNoNode);
   CHECK(l.visits[l.node] > 0);  // the last candidate is a node some walk arrived at
@@ -424,7 +424,7 @@ TEST_CASE(
   check_share(graph_walk, 3, 2, 0.75);
   check_share(graph_walk, 5, 1, 1.0);  // below the heads nothing changes
 
-  Sgga uniform({.sigma = 0.8, .join_heads = true, .step = Step::uniform});
+  Sgga uniform({.sigma = 0.8, .join_heads = true, .step = Step::kUniform});
   uniform.prepare(tree);
   check_share(uniform, 1, 4, 0.4);
   check_share(uniform, 1, 2, 0.1);
@@ -479,7 +479,7 @@ TEST_CASE("Init: where the repository starts") {
   // initial repository, so they show which nodes it held.
   auto t = turn_tree();
   auto drawn = [&](Init init) {
-    Sgga sgga({.max_generations = 1, .count = Count::selections, .init = init});
+    Sgga sgga({.max_generations = 1, .count = Count::kSelections, .init = init});
     sgga.prepare(t.tree);
     std::set<NodeId> nodes;
     for (std::uint64_t seed = 0; seed < 100; ++seed) {
@@ -495,16 +495,16 @@ TEST_CASE("Init: where the repository starts") {
     return nodes;
   };
   const std::set<NodeId> heads(t.heads.begin(), t.heads.end());
-  CHECK(drawn(Init::root) == std::set<NodeId>{0});
-  CHECK(drawn(Init::sample_heads) == heads);
-  CHECK(drawn(Init::best_heads) == std::set<NodeId>{t.heads[0], t.heads[1]});  // ties: first two
+  CHECK(drawn(Init::kRoot) == std::set<NodeId>{0});
+  CHECK(drawn(Init::kSampleHeads) == heads);
+  CHECK(drawn(Init::kBestHeads) == std::set<NodeId>{t.heads[0], t.heads[1]});  // ties: first two
   t.tree.set_objective(t.heads[2], 1.0);
   t.tree.set_objective(t.heads[3], 2.0);
-  CHECK(drawn(Init::best_heads) == std::set<NodeId>{t.heads[2], t.heads[3]});
-  CHECK(drawn(Init::sample_heads) == heads);
+  CHECK(drawn(Init::kBestHeads) == std::set<NodeId>{t.heads[2], t.heads[3]});
+  CHECK(drawn(Init::kSampleHeads) == heads);
   // A root with a single child: best_heads holds it twice.
   const ExplicitTree lone({kNoNode, 0, 1}, {0, 0, 0});
-  Sgga sgga({.max_generations = 1, .count = Count::selections, .init = Init::best_heads});
+  Sgga sgga({.max_generations = 1, .count = Count::kSelections, .init = Init::kBestHeads});
   sgga.prepare(lone);
   CHECK(sgga.run(1).visits[1] == 2);
 }
@@ -649,11 +649,11 @@ TEST_CASE("a leaf of much higher objective is chosen far more often than chance"
     CHECK(at_parent >= 110);  // measured 160-212, sd 12
     CHECK(at_parent > 3 * at_leaf);
   }
-  SUBCASE("Count::selections: the draws themselves are counted, and the leaf wins outright") {
+  SUBCASE("Count::kSelections: the draws themselves are counted, and the leaf wins outright") {
     auto t = turn_tree();
     reward(t, good_leaf(t), 5.0, false);
     const auto f =
-        gsearch::sgga::selection_frequencies(t.tree, {.count = Count::selections}, runs, 1);
+        gsearch::sgga::selection_frequencies(t.tree, {.count = Count::kSelections}, runs, 1);
     CHECK(f.chosen[good_leaf(t)] >= 0.15);  // measured 0.21-0.26, sd 0.013
   }
   SUBCASE("control: without the signal the same leaf is chosen at about chance") {
@@ -688,7 +688,7 @@ TEST_CASE("softmax is shift-invariant and scales with the temperature, numerical
   for (std::uint64_t seed = 0; seed < 50; ++seed) {
     const Result& r = sgga.run(seed);
     check_result(sgga, steep.tree, r);
-    CHECK(r.stop == Stop::count_rule);
+    CHECK(r.stop == Stop::kCountRule);
   }
 }
 
@@ -707,11 +707,11 @@ TEST_CASE("after a rebase far beyond exp's range, draws keep their proportions")
     objective.push_back(-1e9);
   }
   const ExplicitTree tree(parent, objective);
-  Sgga sgga({.max_generations = 4000, .count = Count::selections, .init = Init::root});
+  Sgga sgga({.max_generations = 4000, .count = Count::kSelections, .init = Init::kRoot});
   sgga.prepare(tree);
   for (std::uint64_t seed = 0; seed < 3; ++seed) {
     const Result& r = sgga.run(seed);
-    CHECK(r.stop == Stop::generation_cap);
+    CHECK(r.stop == Stop::kGenerationCap);
     CHECK(r.visits[3] == 0);
     CHECK(r.visits[1] + r.visits[2] >= 7990);  // 8000 draws, all but the first few heads
     CHECK(r.visits[1] >= 2000);                // measured ~3000

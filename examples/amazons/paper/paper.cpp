@@ -234,7 +234,7 @@ GatInput gat_input(const TreeData& data) {
   }
   if (heads == 0)  // a tree without head nodes: the root's own features stand for them
     for (int k = 0; k < 5; ++k) in.x(0, k) = data.features[0][static_cast<std::size_t>(k)];
-  in.graph = nn::CsrGraph::from_edges(rows, edges, nn::EdgeKind::undirected);
+  in.graph = nn::CsrGraph::from_edges(rows, edges, nn::EdgeKind::kUndirected);
   return in;
 }
 

@@ -318,18 +318,18 @@ class BasicGatLayer {
 
 // How GatAe applies eq. 14 before the GAT layers (docs/nn.md, "Readings of the paper").
 enum class Refinement {
-  none,      // X goes to the GAT layers unchanged
-  features,  // X' = α·AE1(X) + (1 − α)·AE2(X): refined 5-vectors (the default)
-  scores     // X' = α·AE1(X)·W1 + (1 − α)·AE2(X)·W2: one refined score per node
+  kNone,      // X goes to the GAT layers unchanged
+  kFeatures,  // X' = α·AE1(X) + (1 − α)·AE2(X): refined 5-vectors (the default)
+  kScores     // X' = α·AE1(X)·W1 + (1 − α)·AE2(X)·W2: one refined score per node
 };
 
 struct GatAeConfig {
   AutoEncoderConfig autoencoder = {};  // AE1 and AE2 of the refinement (paper: 5→3→5)
   double alpha = 0.5;                  // α of eq. 14, in [0, 1]
-  Refinement refinement = Refinement::features;
+  Refinement refinement = Refinement::kFeatures;
   bool train_refinement = true;  // false: backward() stops at the GAT input, so AE1/AE2 (e.g.
                                  // copied from a trained UctAe) keep their values
-  // The GAT stack; layer 0 takes the refined features (5, or 1 for Refinement::scores) and
+  // The GAT stack; layer 0 takes the refined features (5, or 1 for Refinement::kScores) and
   // the last layer has width 1. Default: 5 → 8 channels × 4 heads (concat, ELU) → 1 (mean).
   std::vector<GatLayerConfig> layers = {
       {.in = 5, .out = 8, .heads = 4, .concat = true, .activation = Activation::elu()},
@@ -341,7 +341,7 @@ class BasicGatAe {
  public:
   BasicGatAe() = default;
 
-  // AE1, AE2 (and W1, W2 for Refinement::scores), then the GAT layers, drawn from `rng` in
+  // AE1, AE2 (and W1, W2 for Refinement::kScores), then the GAT layers, drawn from `rng` in
   // that order. Throws std::invalid_argument when the layer widths do not chain, the last
   // width is not 1, or α is outside [0, 1].
   BasicGatAe(const GatAeConfig& cfg, Rng& rng) : cfg_(cfg) {
@@ -349,11 +349,11 @@ class BasicGatAe {
     if (cfg.layers.empty()) throw std::invalid_argument("gat_ae: no GAT layers");
     ae1_ = BasicAutoEncoder<T>(cfg.autoencoder, rng);
     ae2_ = BasicAutoEncoder<T>(cfg.autoencoder, rng);
-    if (cfg.refinement == Refinement::scores) {
+    if (cfg.refinement == Refinement::kScores) {
       w1_ = BasicLinear<T>(cfg.autoencoder.inputs, 1, rng, false);
       w2_ = BasicLinear<T>(cfg.autoencoder.inputs, 1, rng, false);
     }
-    Index width = cfg.refinement == Refinement::scores ? 1 : cfg.autoencoder.inputs;
+    Index width = cfg.refinement == Refinement::kScores ? 1 : cfg.autoencoder.inputs;
     for (std::size_t l = 0; l < cfg.layers.size(); ++l) {
       if (cfg.layers[l].in != width)
         throw std::invalid_argument("gat_ae: layer " + std::to_string(l) + " takes " +
@@ -375,16 +375,16 @@ class BasicGatAe {
                         cfg_.autoencoder.inputs);
     const Index n = x.rows();
     const T a = T(cfg_.alpha);
-    auto r = refined_.view(n, cfg_.refinement == Refinement::scores ? 1 : x.cols());
+    auto r = refined_.view(n, cfg_.refinement == Refinement::kScores ? 1 : x.cols());
     switch (cfg_.refinement) {
-      case Refinement::none:
+      case Refinement::kNone:
         r = x;
         break;
-      case Refinement::features:  // (N, 5)
+      case Refinement::kFeatures:  // (N, 5)
         r = a * ae1_.forward(x);
         r += (T(1) - a) * ae2_.forward(x);
         break;
-      case Refinement::scores:  // (N, 1)
+      case Refinement::kScores:  // (N, 1)
         r = a * w1_.forward_borrowed(ae1_.forward(x));
         r += (T(1) - a) * w2_.forward_borrowed(ae2_.forward(x));
         break;
@@ -420,33 +420,33 @@ class BasicGatAe {
     const ConstView<T> gh(gp, n, width);  // dL/d(refined features)
     auto dx = dx_.view(n, feat);          // (N, 5)
     const T a = T(cfg_.alpha);
-    if (cfg_.refinement == Refinement::none) {
+    if (cfg_.refinement == Refinement::kNone) {
       dx = gh;
     } else if (!cfg_.train_refinement) {
       dx.setZero();
     } else {
       auto gr = g_refined_.view(n, gh.cols());
       gr = a * gh;
-      dx = cfg_.refinement == Refinement::scores ? ae1_.backward(w1_.backward(gr))
-                                                 : ae1_.backward(gr);
+      dx = cfg_.refinement == Refinement::kScores ? ae1_.backward(w1_.backward(gr))
+                                                  : ae1_.backward(gr);
       gr = (T(1) - a) * gh;
-      dx += cfg_.refinement == Refinement::scores ? ae2_.backward(w2_.backward(gr))
-                                                  : ae2_.backward(gr);
+      dx += cfg_.refinement == Refinement::kScores ? ae2_.backward(w2_.backward(gr))
+                                                   : ae2_.backward(gr);
     }
     return const_view(dx);
   }
 
   static constexpr std::string_view kind = "gat_ae";  // weight-file model kind
-  // "ae1.enc.W" … "ae2.dec.b" (not with Refinement::none), "w1.W", "w2.W" (with
-  // Refinement::scores), then "gat.<l>.W", "gat.<l>.att_dst", "gat.<l>.att_src",
+  // "ae1.enc.W" … "ae2.dec.b" (not with Refinement::kNone), "w1.W", "w2.W" (with
+  // Refinement::kScores), then "gat.<l>.W", "gat.<l>.att_dst", "gat.<l>.att_src",
   // "gat.<l>.bias".
   ParamListT<T> parameters() {
     ParamListT<T> out;
-    if (cfg_.refinement != Refinement::none) {
+    if (cfg_.refinement != Refinement::kNone) {
       ae1_.parameters(out, "ae1.");
       ae2_.parameters(out, "ae2.");
     }
-    if (cfg_.refinement == Refinement::scores) {
+    if (cfg_.refinement == Refinement::kScores) {
       w1_.parameters(out, "w1.");
       w2_.parameters(out, "w2.");
     }

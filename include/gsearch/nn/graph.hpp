@@ -33,8 +33,8 @@ struct Edge {
 };
 
 enum class EdgeKind {
-  directed,   // src → dst only
-  undirected  // both ways
+  kDirected,   // src → dst only
+  kUndirected  // both ways
 };
 
 class CsrGraph {
@@ -53,11 +53,11 @@ class CsrGraph {
   // GAT layer adds them) and repeated edges are merged. Throws std::invalid_argument for a
   // negative node count or an edge with an end outside [0, num_nodes).
   static CsrGraph from_edges(std::int32_t num_nodes, std::span<const Edge> edges,
-                             EdgeKind kind = EdgeKind::undirected) {
+                             EdgeKind kind = EdgeKind::kUndirected) {
     if (num_nodes < 0)
       throw std::invalid_argument("graph: negative node count " + std::to_string(num_nodes));
     std::vector<std::pair<std::int32_t, std::int32_t>> pairs;  // (dst, src)
-    pairs.reserve(edges.size() * (kind == EdgeKind::undirected ? 2 : 1));
+    pairs.reserve(edges.size() * (kind == EdgeKind::kUndirected ? 2 : 1));
     for (std::size_t e = 0; e < edges.size(); ++e) {
       const auto [s, d] = edges[e];
       if (s < 0 || s >= num_nodes || d < 0 || d >= num_nodes)
@@ -66,7 +66,7 @@ class CsrGraph {
                                     std::to_string(num_nodes) + ")");
       if (s == d) continue;
       pairs.emplace_back(d, s);
-      if (kind == EdgeKind::undirected) pairs.emplace_back(s, d);
+      if (kind == EdgeKind::kUndirected) pairs.emplace_back(s, d);
     }
     std::sort(pairs.begin(), pairs.end());
     pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
@@ -89,7 +89,7 @@ class CsrGraph {
     edges.reserve(parents.size());
     for (std::size_t i = 1; i < parents.size(); ++i)
       edges.push_back({parents[i], static_cast<std::int32_t>(i)});
-    return from_edges(static_cast<std::int32_t>(parents.size()), edges, EdgeKind::undirected);
+    return from_edges(static_cast<std::int32_t>(parents.size()), edges, EdgeKind::kUndirected);
   }
 
   // A random recursive tree on n nodes, undirected: node i > 0 hangs under a node drawn

@@ -26,37 +26,37 @@
 
 namespace gsearch::nn {
 
-enum class ActivationKind { identity, relu, leaky_relu, elu, tanh, shifted_tanh };
+enum class ActivationKind { kIdentity, kRelu, kLeakyRelu, kElu, kTanh, kShiftedTanh };
 
 struct Activation {
-  ActivationKind kind = ActivationKind::identity;
+  ActivationKind kind = ActivationKind::kIdentity;
   double slope = 0.2;  // the negative slope of leaky_relu; unused by the other kinds
 
   static constexpr Activation identity() noexcept { return {}; }
-  static constexpr Activation relu() noexcept { return {.kind = ActivationKind::relu}; }
+  static constexpr Activation relu() noexcept { return {.kind = ActivationKind::kRelu}; }
   static constexpr Activation leaky_relu(double s) noexcept {
-    return {.kind = ActivationKind::leaky_relu, .slope = s};
+    return {.kind = ActivationKind::kLeakyRelu, .slope = s};
   }
-  static constexpr Activation elu() noexcept { return {.kind = ActivationKind::elu}; }
-  static constexpr Activation tanh() noexcept { return {.kind = ActivationKind::tanh}; }
+  static constexpr Activation elu() noexcept { return {.kind = ActivationKind::kElu}; }
+  static constexpr Activation tanh() noexcept { return {.kind = ActivationKind::kTanh}; }
   static constexpr Activation shifted_tanh() noexcept {
-    return {.kind = ActivationKind::shifted_tanh};
+    return {.kind = ActivationKind::kShiftedTanh};
   }
 
   // The name used in messages and docs ("leaky_relu").
   [[nodiscard]] constexpr std::string_view name() const noexcept {
     switch (kind) {
-      case ActivationKind::identity:
+      case ActivationKind::kIdentity:
         return "identity";
-      case ActivationKind::relu:
+      case ActivationKind::kRelu:
         return "relu";
-      case ActivationKind::leaky_relu:
+      case ActivationKind::kLeakyRelu:
         return "leaky_relu";
-      case ActivationKind::elu:
+      case ActivationKind::kElu:
         return "elu";
-      case ActivationKind::tanh:
+      case ActivationKind::kTanh:
         return "tanh";
-      case ActivationKind::shifted_tanh:
+      case ActivationKind::kShiftedTanh:
         return "shifted_tanh";
     }
     return "?";
@@ -65,7 +65,7 @@ struct Activation {
   // Throws std::invalid_argument for a negative or non-finite leaky_relu slope (a negative
   // slope would make the backward pass ambiguous from the output alone).
   void validate() const {
-    if (kind == ActivationKind::leaky_relu && !(slope >= 0.0 && slope < 1e30))
+    if (kind == ActivationKind::kLeakyRelu && !(slope >= 0.0 && slope < 1e30))
       throw std::invalid_argument("activation leaky_relu: slope " + std::to_string(slope) +
                                   " is not a finite number >= 0");
   }
@@ -75,24 +75,24 @@ struct Activation {
   void forward(const X& x, Y&& y) const {
     using T = typename std::decay_t<X>::Scalar;
     switch (kind) {
-      case ActivationKind::identity:
+      case ActivationKind::kIdentity:
         y = x;
         break;
-      case ActivationKind::relu:
+      case ActivationKind::kRelu:
         y = x.array().max(T(0)).matrix();
         break;
       // Written without select(), which Eigen 3.4 does not vectorise:
       // leaky(x) = max(x, 0) + s·min(x, 0), elu(x) = max(x, 0) + exp(min(x, 0)) − 1.
-      case ActivationKind::leaky_relu:
+      case ActivationKind::kLeakyRelu:
         y = (x.array().max(T(0)) + T(slope) * x.array().min(T(0))).matrix();
         break;
-      case ActivationKind::elu:
+      case ActivationKind::kElu:
         y = (x.array().max(T(0)) + x.array().min(T(0)).exp() - T(1)).matrix();
         break;
-      case ActivationKind::tanh:
+      case ActivationKind::kTanh:
         y = x.array().tanh().matrix();
         break;
-      case ActivationKind::shifted_tanh:
+      case ActivationKind::kShiftedTanh:
         y = (T(0.5) * x.array().tanh() + T(0.5)).matrix();
         break;
     }
@@ -104,22 +104,22 @@ struct Activation {
     using T = typename std::decay_t<Y>::Scalar;
     const auto a = y.array();
     switch (kind) {
-      case ActivationKind::identity:
+      case ActivationKind::kIdentity:
         dx = dy;
         break;
-      case ActivationKind::relu:
+      case ActivationKind::kRelu:
         dx = (a > T(0)).select(dy.array(), T(0)).matrix();
         break;
-      case ActivationKind::leaky_relu:
+      case ActivationKind::kLeakyRelu:
         dx = (a > T(0)).select(dy.array(), T(slope) * dy.array()).matrix();
         break;
-      case ActivationKind::elu:  // 1 if y > 0, else y + 1
+      case ActivationKind::kElu:  // 1 if y > 0, else y + 1
         dx = (dy.array() * (a.min(T(0)) + T(1))).matrix();
         break;
-      case ActivationKind::tanh:
+      case ActivationKind::kTanh:
         dx = (dy.array() * (T(1) - a.square())).matrix();
         break;
-      case ActivationKind::shifted_tanh:
+      case ActivationKind::kShiftedTanh:
         dx = (dy.array() * (T(2) * a * (T(1) - a))).matrix();
         break;
     }

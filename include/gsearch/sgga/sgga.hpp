@@ -8,9 +8,9 @@
 //      probability proportional to exp(objective / T) (a softmax over the entries);
 //   2. mutation — each candidate takes a biased random-walk step: down to a child with
 //      probability σ, up to its parent with probability 1 − σ (a leaf must go up, the root must
-//      go down). The child is drawn by softmax of the children's objectives (Step::softmax) or
-//      uniformly (Step::uniform). Every arrival adds one to the count of the node arrived at
-//      (Count::selections counts the draws of step 1 instead), and joins the repository;
+//      go down). The child is drawn by softmax of the children's objectives (Step::kSoftmax) or
+//      uniformly (Step::kUniform). Every arrival adds one to the count of the node arrived at
+//      (Count::kSelections counts the draws of step 1 instead), and joins the repository;
 //   3. crossover — when the two candidates arrive at the same node, that node joins the
 //      repository once more.
 // A run stops as soon as a node n other than the root reaches
@@ -59,36 +59,36 @@ namespace gsearch::sgga {
 // How a walk step picks the child it goes down to (and, with join_heads, the head node it goes
 // across to).
 enum class Step : std::uint8_t {
-  softmax,  // with probability proportional to exp(objective / temperature)
-  uniform,  // uniformly
+  kSoftmax,  // with probability proportional to exp(objective / temperature)
+  kUniform,  // uniformly
 };
 
 // The two candidates the repository starts with.
 enum class Init : std::uint8_t {
-  sample_heads,  // two independent draws among the root's children, by the Step rule
-  best_heads,    // the two root children of highest objective (the earlier child on ties); the
+  kSampleHeads,  // two independent draws among the root's children, by the Step rule
+  kBestHeads,    // the two root children of highest objective (the earlier child on ties); the
                  // only one twice if the root has one child
-  root,          // the root, twice
+  kRoot,         // the root, twice
 };
 
 // The node a run returns when it stops at the generation cap.
 enum class OnCap : std::uint8_t {
-  closest,         // the node (not the root) whose count is the largest fraction of its
+  kClosest,        // the node (not the root) whose count is the largest fraction of its
                    // eq. 16 threshold; ties to the deeper, then higher objective, then lower id
-  last_candidate,  // the last candidate generated (Algorithm 1's n_new when the loop ends)
-  none,            // no node: Result::node is kNoNode and Result::path is empty
+  kLastCandidate,  // the last candidate generated (Algorithm 1's n_new when the loop ends)
+  kNone,           // no node: Result::node is kNoNode and Result::path is empty
 };
 
 // What adds one to a node's count (the paper's NodeCount, checked against eq. 16).
 enum class Count : std::uint8_t {
-  arrivals,    // a mutation step arriving at the node (Algorithm 1 checks the new candidate)
-  selections,  // the node being drawn from the repository as one of a generation's two
+  kArrivals,    // a mutation step arriving at the node (Algorithm 1 checks the new candidate)
+  kSelections,  // the node being drawn from the repository as one of a generation's two
 };
 
 // Why a run stopped.
 enum class Stop : std::uint8_t {
-  count_rule,      // a node's visit count reached 2^(H_max − depth + 1) (eq. 16)
-  generation_cap,  // max_generations generations ran (Algorithm 1, line 17)
+  kCountRule,      // a node's visit count reached 2^(H_max − depth + 1) (eq. 16)
+  kGenerationCap,  // max_generations generations ran (Algorithm 1, line 17)
 };
 
 // Every knob of SGGA. Defaults follow the paper where it gives a value.
@@ -98,10 +98,10 @@ struct Params {
   std::uint64_t max_generations = 50'000;  // stop after this many generations; >= 1
   std::uint32_t walk_length = 1;           // walk steps per mutation (each counts a visit); >= 1
   bool join_heads = true;                  // join the root's children by undirected edges
-  Step step = Step::softmax;               // how a step chooses among children (or heads)
-  Count count = Count::arrivals;           // what counts as a visit
-  Init init = Init::sample_heads;          // the repository's first two candidates
-  OnCap on_cap = OnCap::closest;           // the node returned when the generation cap stops
+  Step step = Step::kSoftmax;              // how a step chooses among children (or heads)
+  Count count = Count::kArrivals;          // what counts as a visit
+  Init init = Init::kSampleHeads;          // the repository's first two candidates
+  OnCap on_cap = OnCap::kClosest;          // the node returned when the generation cap stops
 };
 
 namespace detail {
@@ -124,30 +124,30 @@ inline void validate(const Params& params) {
   if (params.max_generations == 0)
     throw std::invalid_argument("sgga: max_generations must be at least 1");
   if (params.walk_length == 0) throw std::invalid_argument("sgga: walk_length must be at least 1");
-  if (params.step != Step::softmax && params.step != Step::uniform)
+  if (params.step != Step::kSoftmax && params.step != Step::kUniform)
     throw std::invalid_argument("sgga: step is not a Step value");
-  if (params.count != Count::arrivals && params.count != Count::selections)
+  if (params.count != Count::kArrivals && params.count != Count::kSelections)
     throw std::invalid_argument("sgga: count is not a Count value");
-  if (params.init != Init::sample_heads && params.init != Init::best_heads &&
-      params.init != Init::root)
+  if (params.init != Init::kSampleHeads && params.init != Init::kBestHeads &&
+      params.init != Init::kRoot)
     throw std::invalid_argument("sgga: init is not an Init value");
-  if (params.on_cap != OnCap::closest && params.on_cap != OnCap::last_candidate &&
-      params.on_cap != OnCap::none)
+  if (params.on_cap != OnCap::kClosest && params.on_cap != OnCap::kLastCandidate &&
+      params.on_cap != OnCap::kNone)
     throw std::invalid_argument("sgga: on_cap is not an OnCap value");
 }
 
 // What one run found. Returned by reference from Sgga::run(), valid until the next run() or
 // prepare() on the same object.
 struct Result {
-  NodeId node = kNoNode;              // the chosen node; kNoNode with OnCap::none at the cap, or
+  NodeId node = kNoNode;              // the chosen node; kNoNode with OnCap::kNone at the cap, or
                                       // when the cap stops a run that visited only the root
   std::vector<NodeId> path;           // root, ..., node by parent links; empty for kNoNode
   std::uint64_t generations = 0;      // generations run, the stopping one included
-  Stop stop = Stop::count_rule;       // the rule that stopped the run
+  Stop stop = Stop::kCountRule;       // the rule that stopped the run
   std::uint64_t crossovers = 0;       // generations whose two candidates met
   std::uint64_t repository_size = 0;  // entries in the repository when the run stopped
   std::vector<std::uint64_t> visits;  // visits[n]: node n's count (the paper's NodeCount):
-                                      // arrivals at n, or draws of n with Count::selections
+                                      // arrivals at n, or draws of n with Count::kSelections
 };
 
 // What many runs found, node by node: SGGA's selection frequencies.
@@ -247,7 +247,7 @@ class Sgga {
   std::vector<std::uint32_t> first_child_;  // children of n: child_[first_child_[n] .. [n + 1])
   std::vector<NodeId> child_;               // children grouped by parent
   std::vector<std::uint32_t> slot_;         // slot_[c]: the index of c in child_
-  std::vector<double> cumulative_;          // Step::softmax: running sum of exp(logit − max
+  std::vector<double> cumulative_;          // Step::kSoftmax: running sum of exp(logit − max
                                             // logit among the siblings) within each group
   std::vector<std::uint64_t> threshold_;    // eq. 16 threshold per node
 
@@ -368,11 +368,11 @@ inline const Result& Sgga::run(std::uint64_t seed) {
   NodeId first = 0, second = 0;
   const std::uint32_t heads_begin = first_child_[0], heads_end = first_child_[1];
   switch (params_.init) {
-    case Init::sample_heads:
+    case Init::kSampleHeads:
       first = pick_in(heads_begin, heads_end, rng);
       second = pick_in(heads_begin, heads_end, rng);
       break;
-    case Init::best_heads:
+    case Init::kBestHeads:
       first = second = child_[heads_begin];
       for (std::uint32_t k = heads_begin + 1; k < heads_end; ++k) {
         const NodeId h = child_[k];
@@ -384,32 +384,32 @@ inline const Result& Sgga::run(std::uint64_t seed) {
         }
       }
       break;
-    case Init::root:
+    case Init::kRoot:
       break;
   }
   enter(first);
   enter(second);
 
-  const bool count_arrivals = params_.count == Count::arrivals;
-  const bool count_selections = params_.count == Count::selections;
+  const bool count_arrivals = params_.count == Count::kArrivals;
+  const bool count_selections = params_.count == Count::kSelections;
   NodeId last = second;
   for (std::uint64_t generation = 1; generation <= params_.max_generations; ++generation) {
     // 1. Selection.
     const NodeId a = select(rng);
-    if (count_selections && visit(a)) return finish(a, generation, Stop::count_rule);
+    if (count_selections && visit(a)) return finish(a, generation, Stop::kCountRule);
     const NodeId b = select(rng);
-    if (count_selections && visit(b)) return finish(b, generation, Stop::count_rule);
+    if (count_selections && visit(b)) return finish(b, generation, Stop::kCountRule);
     // 2. Mutation.
     NodeId x = a;
     for (std::uint32_t s = 0; s < params_.walk_length; ++s) {
       x = walk(x, rng);
-      if (count_arrivals && visit(x)) return finish(x, generation, Stop::count_rule);
+      if (count_arrivals && visit(x)) return finish(x, generation, Stop::kCountRule);
     }
     enter(x);
     NodeId y = b;
     for (std::uint32_t s = 0; s < params_.walk_length; ++s) {
       y = walk(y, rng);
-      if (count_arrivals && visit(y)) return finish(y, generation, Stop::count_rule);
+      if (count_arrivals && visit(y)) return finish(y, generation, Stop::kCountRule);
     }
     enter(y);
     // 3. Crossover.
@@ -419,7 +419,7 @@ inline const Result& Sgga::run(std::uint64_t seed) {
     }
     last = y;
   }
-  return finish(fallback(last), params_.max_generations, Stop::generation_cap);
+  return finish(fallback(last), params_.max_generations, Stop::kGenerationCap);
 }
 
 inline void Sgga::frequencies(std::uint64_t runs, std::uint64_t seed, Frequencies& out) {
@@ -432,7 +432,7 @@ inline void Sgga::frequencies(std::uint64_t runs, std::uint64_t seed, Frequencie
   for (std::uint64_t r = 0; r < runs; ++r) {
     const Result& result = run(seed + r);
     if (result.node != kNoNode) out.chosen[result.node] += 1.0;
-    if (result.stop == Stop::generation_cap) ++out.capped;
+    if (result.stop == Stop::kGenerationCap) ++out.capped;
     for (const NodeId t : touched_list_) out.visits[t] += static_cast<double>(result.visits[t]);
   }
   const double scale = 1.0 / static_cast<double>(runs);
@@ -452,7 +452,7 @@ inline void Sgga::begin_run() {
   result_.node = kNoNode;
   result_.path.clear();
   result_.generations = 0;
-  result_.stop = Stop::count_rule;
+  result_.stop = Stop::kCountRule;
   result_.crossovers = 0;
   result_.repository_size = 0;
   best_entry_ = kNoNode;
@@ -531,7 +531,7 @@ inline NodeId Sgga::up(NodeId n, Rng& rng) const {
   if (!params_.join_heads || parent_[n] != 0 || e - b < 2) return parent_[n];
   const std::uint32_t s = slot_[n];
   std::uint32_t k = 0;
-  if (params_.step == Step::uniform) {
+  if (params_.step == Step::kUniform) {
     k = b + static_cast<std::uint32_t>(rng.below(e - b - 1));
     if (k >= s) ++k;
   } else {
@@ -551,7 +551,7 @@ inline NodeId Sgga::up(NodeId n, Rng& rng) const {
 
 // A node of child_[begin .. end) (not empty), drawn by the Step rule.
 inline NodeId Sgga::pick_in(std::uint32_t begin, std::uint32_t end, Rng& rng) const {
-  if (params_.step == Step::uniform)
+  if (params_.step == Step::kUniform)
     return child_[begin + static_cast<std::uint32_t>(rng.below(end - begin))];
   const double u = rng.uniform() * cumulative_[end - 1];
   auto k = static_cast<std::uint32_t>(
@@ -563,11 +563,11 @@ inline NodeId Sgga::pick_in(std::uint32_t begin, std::uint32_t end, Rng& rng) co
 // The node returned at the generation cap (Params::on_cap).
 inline NodeId Sgga::fallback(NodeId last) const {
   switch (params_.on_cap) {
-    case OnCap::none:
+    case OnCap::kNone:
       return kNoNode;
-    case OnCap::last_candidate:
+    case OnCap::kLastCandidate:
       return last;
-    case OnCap::closest:
+    case OnCap::kClosest:
       break;
   }
   NodeId best = kNoNode;

@@ -268,11 +268,11 @@ class GatAe {
  public:
   // The architecture and the weights of `cpu`. Throws Error when CUDA fails.
   GatAe(const Context& ctx, nn::GatAe& cpu) : cfg_(cpu.config()) {
-    if (cfg_.refinement != Refinement::none) {
+    if (cfg_.refinement != Refinement::kNone) {
       ae1_ = AutoEncoder(cpu.ae1());
       ae2_ = AutoEncoder(cpu.ae2());
     }
-    if (cfg_.refinement == Refinement::scores) {
+    if (cfg_.refinement == Refinement::kScores) {
       w1_ = Dense(cpu.w1(), Activation::identity());
       w2_ = Dense(cpu.w2(), Activation::identity());
     }
@@ -301,13 +301,13 @@ class GatAe {
     const auto a = float(cfg_.alpha);
     n_ = n;
     const float* h = x;
-    if (cfg_.refinement == Refinement::features) {
+    if (cfg_.refinement == Refinement::kFeatures) {
       float* r = refined_.reserve(static_cast<std::size_t>(n) * feat);
       const float* r1 = ae1_.forward(ctx, x, n);
       const float* r2 = ae2_.forward(ctx, x, n);
       detail::axpby(r, a, r1, 1.0f - a, r2, static_cast<long long>(n) * feat, ctx.stream());
       h = r;
-    } else if (cfg_.refinement == Refinement::scores) {
+    } else if (cfg_.refinement == Refinement::kScores) {
       float* r = refined_.reserve(static_cast<std::size_t>(n));
       const float* r1 = w1_.forward(ctx, ae1_.forward(ctx, x, n), n);
       const float* r2 = w2_.forward(ctx, ae2_.forward(ctx, x, n), n);
@@ -334,7 +334,7 @@ class GatAe {
     for (auto l = layers_.rbegin(); l != layers_.rend(); ++l) gh = l->backward(ctx, gh);
     const auto nf = static_cast<long long>(n) * feat;
     float* dx = dx_.reserve(static_cast<std::size_t>(nf));
-    if (cfg_.refinement == Refinement::none) {
+    if (cfg_.refinement == Refinement::kNone) {
       GSEARCH_CUDA_CHECK(
           cudaMemcpyAsync(dx, gh, sizeof(float) * nf, cudaMemcpyDeviceToDevice, ctx.stream()));
       return dx;
@@ -343,15 +343,15 @@ class GatAe {
       dx_.zero(static_cast<std::size_t>(nf), ctx.stream());
       return dx;
     }
-    const long long width = cfg_.refinement == Refinement::scores ? n : nf;
+    const long long width = cfg_.refinement == Refinement::kScores ? n : nf;
     float* gr = g_refined_.reserve(static_cast<std::size_t>(width));
     detail::axpby(gr, a, gh, 0.0f, gh, width, ctx.stream());
-    const float* d1 = cfg_.refinement == Refinement::scores
+    const float* d1 = cfg_.refinement == Refinement::kScores
                           ? ae1_.backward(ctx, w1_.backward(ctx, gr))
                           : ae1_.backward(ctx, gr);
     detail::axpby(dx, 1.0f, d1, 0.0f, d1, nf, ctx.stream());
     detail::axpby(gr, 1.0f - a, gh, 0.0f, gh, width, ctx.stream());
-    const float* d2 = cfg_.refinement == Refinement::scores
+    const float* d2 = cfg_.refinement == Refinement::kScores
                           ? ae2_.backward(ctx, w2_.backward(ctx, gr))
                           : ae2_.backward(ctx, gr);
     detail::axpby(dx, 1.0f, dx, 1.0f, d2, nf, ctx.stream());
@@ -379,11 +379,11 @@ class GatAe {
   // Names, shapes and order as nn::GatAe::parameters().
   DeviceParamList parameters() {
     DeviceParamList out;
-    if (cfg_.refinement != Refinement::none) {
+    if (cfg_.refinement != Refinement::kNone) {
       ae1_.parameters(out, "ae1.");
       ae2_.parameters(out, "ae2.");
     }
-    if (cfg_.refinement == Refinement::scores) {
+    if (cfg_.refinement == Refinement::kScores) {
       w1_.parameters(out, "w1.");
       w2_.parameters(out, "w2.");
     }

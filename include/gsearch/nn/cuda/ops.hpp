@@ -41,17 +41,17 @@ GSEARCH_HD inline float leaky(float v, float slope) { return v > 0.0f ? v : slop
 // f(x) of Activation `kind` (layers.hpp).
 GSEARCH_HD inline float act_forward(ActivationKind kind, float slope, float x) {
   switch (kind) {
-    case ActivationKind::identity:
+    case ActivationKind::kIdentity:
       return x;
-    case ActivationKind::relu:
+    case ActivationKind::kRelu:
       return x > 0.0f ? x : 0.0f;
-    case ActivationKind::leaky_relu:
+    case ActivationKind::kLeakyRelu:
       return x > 0.0f ? x : slope * x;
-    case ActivationKind::elu:
+    case ActivationKind::kElu:
       return x > 0.0f ? x : expm1f(x);
-    case ActivationKind::tanh:
+    case ActivationKind::kTanh:
       return tanhf(x);
-    case ActivationKind::shifted_tanh:
+    case ActivationKind::kShiftedTanh:
       return 0.5f * tanhf(x) + 0.5f;
   }
   return x;
@@ -60,17 +60,17 @@ GSEARCH_HD inline float act_forward(ActivationKind kind, float slope, float x) {
 // dy·f'(x) from the output y = f(x).
 GSEARCH_HD inline float act_backward(ActivationKind kind, float slope, float y, float dy) {
   switch (kind) {
-    case ActivationKind::identity:
+    case ActivationKind::kIdentity:
       return dy;
-    case ActivationKind::relu:
+    case ActivationKind::kRelu:
       return y > 0.0f ? dy : 0.0f;
-    case ActivationKind::leaky_relu:
+    case ActivationKind::kLeakyRelu:
       return y > 0.0f ? dy : slope * dy;
-    case ActivationKind::elu:
+    case ActivationKind::kElu:
       return y > 0.0f ? dy : dy * (y + 1.0f);
-    case ActivationKind::tanh:
+    case ActivationKind::kTanh:
       return dy * (1.0f - y * y);
-    case ActivationKind::shifted_tanh:
+    case ActivationKind::kShiftedTanh:
       return dy * 2.0f * y * (1.0f - y);
   }
   return dy;
@@ -227,7 +227,7 @@ struct GatShape {
   int f = 1;      // channels per head
   bool concat = true;
   float slope = 0.2f;  // LeakyReLU slope of the scores
-  ActivationKind act = ActivationKind::identity;
+  ActivationKind act = ActivationKind::kIdentity;
   float act_slope = 0.2f;
   [[nodiscard]] int width() const { return concat ? heads * f : f; }
 };
