@@ -162,7 +162,19 @@ TEST_CASE("damaged or mismatched weight files are refused with a message naming 
     nn::load_weights(missing, model);
     FAIL("no exception");
   } catch (const nn::WeightFileError& e) {
-    CHECK(std::string(e.what()) == missing.string() + ": cannot open the file");
+    CHECK(std::string(e.what()) ==
+          missing.string() + ": cannot read the file: No such file or directory");
+  }
+  // /dev/zero and a directory: one line each, no unbounded read.
+  for (const auto& [path, why] :
+       {std::pair<std::filesystem::path, std::string>{"/dev/zero", "longer than 67108864 bytes"},
+        {dir.path, "it is a directory"}}) {
+    try {
+      nn::load_weights(path, model);
+      FAIL("no exception");
+    } catch (const nn::WeightFileError& e) {
+      CHECK(std::string(e.what()) == path.string() + ": cannot read the file: " + why);
+    }
   }
 }
 
@@ -206,4 +218,23 @@ TEST_CASE("parse_weights reads a weight file's text, with the same checks") {
   nn::GatAe g({}, rng);
   CHECK_THROWS_WITH_AS(nn::parse_weights(text, g, "x"),
                        "x: holds a \"uct_ae\" model, expected \"gat_ae\"", nn::WeightFileError);
+}
+
+// Found by fuzz/weights.cpp: a number too large for a double ("1e3080") made the second
+// parse (for the byte offset) throw nlohmann's out_of_range, which is not a parse_error, so
+// it escaped parse_weights instead of becoming a WeightFileError.
+TEST_CASE("fuzz regression: a number out of a double's range is a damaged file, not a crash") {
+  gsearch::Rng rng(7);
+  nn::AutoEncoder model({}, rng);
+  for (const char* text : {"[1e3080]", "{\"format\":\"gsearch-nn-weights\",\"version\":1e400}",
+                           "{\"data\":[0.1,-1e3080]}"}) {
+    CAPTURE(text);
+    try {
+      nn::parse_weights(text, model, "big.json");
+      FAIL("no exception");
+    } catch (const nn::WeightFileError& e) {
+      CHECK(std::string(e.what()).starts_with("big.json: not valid JSON"));
+      CHECK(std::string(e.what()).find("number overflow") != std::string::npos);
+    }
+  }
 }

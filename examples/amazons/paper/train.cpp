@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "amazons/paper/plot.hpp"
+#include "gsearch/core/file.hpp"
 #include "gsearch/sgga/explicit_tree.hpp"
 #include "gsearch/sgga/sgga.hpp"
 
@@ -647,16 +648,6 @@ TrainResult train(const std::vector<Label>& labels, const TrainOptions& o,
   return r;
 }
 
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  const auto tmp = path.string() + ".partial";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw std::runtime_error("cannot write " + tmp);
-  }
-  std::filesystem::rename(tmp, path);
-}
-
 namespace {
 
 std::string curve_csv(const Curve& c) {
@@ -686,15 +677,15 @@ void write_training_outputs(TrainResult& r, const TrainOptions& o, const std::st
   const bool relative = o.reading == Reading::kRelative;
   if (relative) {
     nn::save_weights(d / "value.json", r.nets.value);
-    write_file(d / "loss_value.csv", curve_csv(r.value));
-    write_file(d / "loss_value.svg", curve_svg(r.value, "MSE"));
+    gsearch::write_file_atomically(d / "loss_value.csv", curve_csv(r.value));
+    gsearch::write_file_atomically(d / "loss_value.svg", curve_svg(r.value, "MSE"));
   }
-  write_file(d / "loss_movement.csv", curve_csv(r.movement));
-  write_file(d / "loss_placement.csv", curve_csv(r.placement));
-  write_file(d / "loss_gatae.csv", curve_csv(r.gat));
-  write_file(d / "loss_movement.svg", curve_svg(r.movement, "MSE"));
-  write_file(d / "loss_placement.svg", curve_svg(r.placement, "MSE"));
-  write_file(d / "loss_gatae.svg", curve_svg(r.gat, "SmoothL1"));
+  gsearch::write_file_atomically(d / "loss_movement.csv", curve_csv(r.movement));
+  gsearch::write_file_atomically(d / "loss_placement.csv", curve_csv(r.placement));
+  gsearch::write_file_atomically(d / "loss_gatae.csv", curve_csv(r.gat));
+  gsearch::write_file_atomically(d / "loss_movement.svg", curve_svg(r.movement, "MSE"));
+  gsearch::write_file_atomically(d / "loss_placement.svg", curve_svg(r.placement, "MSE"));
+  gsearch::write_file_atomically(d / "loss_gatae.svg", curve_svg(r.gat, "SmoothL1"));
   std::ostringstream md;
   md << "# Training report\n\nProduced by:\n\n```sh\n" << command << "\n```\n\n";
   md << "| | |\n|---|---|\n";
@@ -751,7 +742,7 @@ void write_training_outputs(TrainResult& r, const TrainOptions& o, const std::st
      << ", two-sided p = " << r.variance_test.p << ".\n\n";
   md << "![movement](loss_movement.svg) ![placement](loss_placement.svg) "
      << (relative ? "![value](loss_value.svg) " : "") << "![GAT-AE](loss_gatae.svg)\n";
-  write_file(d / "training.md", md.str());
+  gsearch::write_file_atomically(d / "training.md", md.str());
 }
 
 }  // namespace amazons::paper

@@ -129,10 +129,6 @@ struct TrainResult {
 TrainResult train(const std::vector<Label>& labels, const TrainOptions& options,
                   const std::function<void(const std::string&)>& log);
 
-// Writes `text` to `path` through `path`.partial renamed over it, so that a reader never
-// sees half a file and an interrupted run leaves the old one. Throws std::runtime_error.
-void write_file(const std::filesystem::path& path, const std::string& text);
-
 // Writes uctae.json, gatae.json (Reading::kRelative: and value.json), loss_*.csv, loss_*.svg
 // and training.md into `dir`.
 void write_training_outputs(TrainResult& result, const TrainOptions& options,

@@ -17,8 +17,8 @@
 // the file and the problem:
 //   weights.json: parameter "gat.0.W" has shape 5x32, expected 5x16
 // parse_weights() does the same from text already in memory (weights compiled into a program).
-// save_weights() writes to a temporary file in the same directory and renames it over the
-// target, so an existing file is never left half-written; non-finite values are refused.
+// save_weights() writes through write_file_atomically() (gsearch/core/file.hpp), so an
+// existing file is never left half-written, even after a crash; non-finite values are refused.
 //
 // A Model is anything with `static constexpr std::string_view kind` and a `parameters()`
 // returning a ParamListT (UctAe, GatAe, AutoEncoder).
@@ -29,8 +29,6 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -38,6 +36,8 @@
 #include <unordered_set>
 #include <utility>
 #include <vector>
+
+#include "gsearch/core/file.hpp"
 
 #include "gsearch/nn/tensor.hpp"
 
@@ -52,6 +52,9 @@ class WeightFileError : public std::runtime_error {
   WeightFileError(const std::filesystem::path& file, const std::string& problem)
       : std::runtime_error(file.string() + ": " + problem) {}
 };
+
+// The largest weight file load_weights() reads (a file as large as /dev/zero is refused).
+inline constexpr std::size_t kMaxWeightFileBytes = std::size_t{1} << 26;
 
 template <class M>
 concept WeightModel = requires(M& m) {
@@ -153,31 +156,16 @@ std::vector<MatrixT<T>> weights_from_json(const nlohmann::json& j, std::string_v
 
 }  // namespace detail
 
-// Writes every parameter of `model` to `path` (atomically: temporary file, then rename).
+// Writes every parameter of `model` to `path` (durably and atomically: write_file_atomically).
 // Throws WeightFileError when the file cannot be written or a value is not finite; an
 // existing file at `path` is then left as it was.
 template <WeightModel Model>
 void save_weights(const std::filesystem::path& path, Model& model) {
-  const auto text = detail::weights_to_json(Model::kind, model.parameters(), path).dump(1);
-  auto tmp = path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw WeightFileError(path, "cannot create " + tmp.string());
-    out << text << '\n';
-    out.flush();
-    if (!out) {
-      out.close();
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      throw WeightFileError(path, "writing " + tmp.string() + " failed");
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw WeightFileError(path, "cannot replace the file: " + ec.message());
+  const auto text = detail::weights_to_json(Model::kind, model.parameters(), path).dump(1) + "\n";
+  try {
+    write_file_atomically(path, text);
+  } catch (const FileError& e) {
+    throw WeightFileError(path, "cannot write the file: " + e.reason());
   }
 }
 
@@ -194,6 +182,9 @@ void parse_weights(std::string_view text, Model& model, const std::filesystem::p
       [[maybe_unused]] const auto reparsed = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
       why += ", at byte " + std::to_string(e.byte);
+    } catch (const nlohmann::json::exception& e) {
+      // Not only parse_error: a number too large for a double ("1e3080") is out_of_range.
+      why += std::string(": ") + e.what();
     }
     throw WeightFileError(source, why);
   }
@@ -206,12 +197,13 @@ void parse_weights(std::string_view text, Model& model, const std::filesystem::p
 // problem, for any file that does not match the model exactly (see the top of this header).
 template <WeightModel Model>
 void load_weights(const std::filesystem::path& path, Model& model) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw WeightFileError(path, "cannot open the file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw WeightFileError(path, "read error");
-  parse_weights(buffer.str(), model, path);
+  std::string text;
+  try {
+    text = read_file(path, kMaxWeightFileBytes);
+  } catch (const FileError& e) {
+    throw WeightFileError(path, "cannot read the file: " + e.reason());
+  }
+  parse_weights(text, model, path);
 }
 
 }  // namespace gsearch::nn
