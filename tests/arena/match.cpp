@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <stdexcept>
 
 #include "support/mnk.hpp"
@@ -106,4 +107,97 @@ TEST_CASE("an agent's exception stops the match and reaches the caller") {
                         TicTacToe{}, [] { return Failing{}; }, [] { return Simple{"B"}; },
                         {.games = 4, .threads = 2, .opening_plies = 0}),
                     "agent failed");
+}
+
+namespace {
+
+// Plays like Simple, and sets `stop` when asked to choose its `at`-th move (counting from 1).
+struct Stopping : Simple {
+  std::atomic<bool>* stop = nullptr;
+  int at = 0;
+  int chosen = 0;
+  TicTacToe::Move choose(const TicTacToe& g) {
+    if (++chosen == at) stop->store(true);
+    return Simple::choose(g);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a stopped match returns the games played, each whole and as the full match has it") {
+  const auto full = gsearch::arena::play_match(
+      TicTacToe{},
+      [] {
+        return Simple{"A", true};
+      },
+      [] {
+        return Simple{"B", true};
+      },
+      {.games = 20, .threads = 1, .seed = 5});
+  REQUIRE(full.size() == 20);
+
+  SUBCASE("stopped between games") {
+    std::atomic<bool> stop{false};
+    const auto some = gsearch::arena::play_match(
+        TicTacToe{},
+        [] {
+          return Simple{"A", true};
+        },
+        [] {
+          return Simple{"B", true};
+        },
+        {.games = 20, .threads = 1, .seed = 5, .stop = &stop},
+        [&](const auto&, std::size_t done, std::size_t) {
+          if (done == 3) stop = true;
+        });
+    REQUIRE(some.size() == 3);
+    for (std::size_t i = 0; i < 3; ++i) {
+      CHECK(some[i].index == i);
+      CHECK(some[i].moves == full[i].moves);
+      CHECK(some[i].finished);
+    }
+  }
+  SUBCASE("stopped in the middle of a game, on two threads") {
+    std::atomic<bool> stop{false};
+    const auto some = gsearch::arena::play_match(
+        TicTacToe{},
+        [&] {
+          Stopping a;
+          a.label = "A";
+          a.random = true;
+          a.stop = &stop;
+          a.at = 12;  // in A's third or fourth game
+          return a;
+        },
+        [] {
+          return Simple{"B", true};
+        },
+        {.games = 20, .threads = 2, .seed = 5, .stop = &stop});
+    CHECK(some.size() < 20);
+    CHECK(some.size() >= 2);
+    for (std::size_t k = 0; k < some.size(); ++k) {
+      if (k > 0) CHECK(some[k].index > some[k - 1].index);
+      CHECK(some[k].finished);
+      CHECK(some[k].moves == full[some[k].index].moves);
+    }
+  }
+}
+
+TEST_CASE("games_decided_by_opening counts the games a long random opening ends") {
+  using gsearch::arena::games_decided_by_opening;
+  CHECK(games_decided_by_opening(TicTacToe{}, {.games = 10, .opening_plies = 0}) == 0);
+  CHECK(games_decided_by_opening(TicTacToe{}, {.games = 10, .opening_plies = 9}) == 10);
+  CHECK(games_decided_by_opening(TicTacToe{}, {.games = 7, .opening_plies = 9}) == 7);
+  const std::size_t some =
+      games_decided_by_opening(TicTacToe{}, {.games = 200, .opening_plies = 6});
+  CHECK(some > 0);
+  CHECK(some < 200);
+  CHECK(some % 2 == 0);
+  // Exactly the games whose played opening ended them.
+  const auto records = gsearch::arena::play_match(
+      TicTacToe{}, [] { return Simple{"A"}; }, [] { return Simple{"B"}; },
+      {.games = 200, .opening_plies = 6});
+  std::size_t no_agent_moves = 0;
+  for (const auto& r : records) no_agent_moves += r.agent_moves[0] + r.agent_moves[1] == 0;
+  CHECK(no_agent_moves == some);
 }

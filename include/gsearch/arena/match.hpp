@@ -9,7 +9,10 @@
 //     which the agents are reset: the same match seed replays the same games exactly (for
 //     agents that are deterministic given their seed and an iteration budget);
 //   - games run on `threads` workers, each with its own pair of agents built by the factories;
-//     results come back in game order whatever the thread count.
+//     results come back in game order whatever the thread count;
+//   - a match can be stopped (MatchParams::stop, e.g. set by a signal handler): the games in
+//     progress are abandoned after their current move, no new game starts, and the games
+//     already played come back — a stopped match of N games returns fewer than N records.
 #pragma once
 
 #include <algorithm>
@@ -34,6 +37,9 @@ struct MatchParams {
   std::uint64_t seed = 1;          // the match seed
   std::size_t opening_plies = 2;   // random plies at the start of each pair of games
   std::size_t max_plies = 100000;  // a game longer than this is stopped, unfinished
+  // When this becomes true, games in progress are abandoned (not returned) after their current
+  // move and no new game starts. Read with relaxed loads; may be set from a signal handler.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // The seed of game `index` of a match with seed `match_seed`, and of its opening.
@@ -46,11 +52,14 @@ struct MatchParams {
   return splitmix64(s);
 }
 
-// Plays one game: `first` moves as player 0. The opening comes from `opening_rng`.
+// Plays one game: `first` moves as player 0. The opening comes from `opening_rng`. When
+// `stop` becomes true the game ends after the current move, unfinished, and `*stopped` (if
+// given) is set.
 template <Game G, class A0, class A1>
 requires Agent<A0, G> && Agent<A1, G> GameRecord<typename G::Move> play_game(
     const G& start, A0& first, A1& second, std::uint64_t seed, std::uint64_t opening,
-    std::size_t opening_plies, std::size_t max_plies) {
+    std::size_t opening_plies, std::size_t max_plies, const std::atomic<bool>* stop = nullptr,
+    bool* stopped = nullptr) {
   GameRecord<typename G::Move> record;
   record.players[0] = first.name();
   record.players[1] = second.name();
@@ -63,6 +72,11 @@ requires Agent<A0, G> && Agent<A1, G> GameRecord<typename G::Move> play_game(
   for (std::size_t ply = 0; !state.is_terminal(); ++ply) {
     if (ply >= max_plies) {
       record.finished = false;
+      return record;
+    }
+    if (stop && stop->load(std::memory_order_relaxed)) {
+      record.finished = false;
+      if (stopped) *stopped = true;
       return record;
     }
     typename G::Move m;
@@ -83,13 +97,30 @@ requires Agent<A0, G> && Agent<A1, G> GameRecord<typename G::Move> play_game(
   return record;
 }
 
+// How many games of the match end during their random opening, before either agent moves
+// (e.g. 20 opening plies on a 4x4 board): callers warn before playing such a match.
+template <Game G>
+[[nodiscard]] std::size_t games_decided_by_opening(const G& start, const MatchParams& params) {
+  std::size_t decided = 0;
+  for (std::size_t pair = 0; 2 * pair < params.games; ++pair) {
+    G state = start;
+    Rng rng(opening_seed(params.seed, pair));
+    for (std::size_t ply = 0; ply < params.opening_plies && !state.is_terminal(); ++ply)
+      state.apply(uniform_random_move(state, rng));
+    if (state.is_terminal()) decided += std::min<std::size_t>(2, params.games - 2 * pair);
+  }
+  return decided;
+}
+
 // Plays the match. make_a() and make_b() build fresh agents (called once per worker).
 // progress(const GameRecord&, done, total) is called after each game, one call at a time.
-// An exception thrown by an agent stops the match and is rethrown here.
+// An exception thrown by an agent stops the match and is rethrown here. Returns the games
+// played, in game order: all of them unless params.stop was set.
 template <Game G, class MakeA, class MakeB, class Progress>
 std::vector<GameRecord<typename G::Move>> play_match(const G& start, MakeA make_a, MakeB make_b,
                                                      const MatchParams& params, Progress progress) {
   std::vector<GameRecord<typename G::Move>> records(params.games);
+  std::vector<char> played(params.games, 0);
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   std::mutex mutex;
@@ -99,17 +130,24 @@ std::vector<GameRecord<typename G::Move>> play_match(const G& start, MakeA make_
     try {
       auto a = make_a();
       auto b = make_b();
-      for (std::size_t i; !failed && (i = next.fetch_add(1)) < params.games;) {
+      const auto stopping = [&] {
+        return params.stop && params.stop->load(std::memory_order_relaxed);
+      };
+      for (std::size_t i; !failed && !stopping() && (i = next.fetch_add(1)) < params.games;) {
         const std::uint64_t seed = game_seed(params.seed, i);
         const std::uint64_t opening = opening_seed(params.seed, i / 2);
         const bool a_first = i % 2 == 0;
-        auto record =
-            a_first ? play_game(start, a, b, seed, opening, params.opening_plies, params.max_plies)
-                    : play_game(start, b, a, seed, opening, params.opening_plies, params.max_plies);
+        bool stopped = false;
+        auto record = a_first ? play_game(start, a, b, seed, opening, params.opening_plies,
+                                          params.max_plies, params.stop, &stopped)
+                              : play_game(start, b, a, seed, opening, params.opening_plies,
+                                          params.max_plies, params.stop, &stopped);
+        if (stopped) break;
         record.index = i;
         record.a_first = a_first;
         std::lock_guard lock(mutex);
         records[i] = std::move(record);
+        played[i] = 1;
         progress(records[i], ++done, params.games);
       }
     } catch (...) {
@@ -125,6 +163,15 @@ std::vector<GameRecord<typename G::Move>> play_match(const G& start, MakeA make_
   worker();
   for (auto& t : threads) t.join();
   if (error) std::rethrow_exception(error);
+  if (done < params.games) {  // stopped: keep the games played, in order
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < params.games; ++i)
+      if (played[i]) {
+        if (kept != i) records[kept] = std::move(records[i]);
+        ++kept;
+      }
+    records.resize(kept);
+  }
   return records;
 }
 

@@ -10,9 +10,18 @@
 
 namespace gsearch {
 
+// `nodes` is each search's own count, the one its result reports as `nodes`, and the searches
+// count different things, so a node budget compares runs of one search, not two searches:
+//   - MCTS (mcts.hpp): nodes added to the tree. With a node budget and no iteration budget,
+//     at most nodes × Params::iterations_per_node iterations run, so a search whose tree cannot
+//     grow (a small game explored to its end) still stops;
+//   - alpha-beta (alphabeta.hpp): positions visited, one per negamax call (transposition-table
+//     cut-offs included); checked every 1,024 visits, so it may overshoot by that;
+//   - df-pn (dfpn.hpp): calls of its recursive MID step, one per visit of a node, so a node
+//     revisited under new thresholds counts again; checked every 64 visits.
 struct Budget {
-  std::uint64_t iterations = 0;  // MCTS iterations (one node added each), 0 = no limit
-  std::uint64_t nodes = 0;       // alpha-beta nodes visited, 0 = no limit
+  std::uint64_t iterations = 0;  // MCTS iterations, 0 = no limit
+  std::uint64_t nodes = 0;       // the search's node count (see above), 0 = no limit
   double seconds = 0.0;          // wall time, 0 = no limit
 
   static constexpr Budget iters(std::uint64_t n) noexcept { return {.iterations = n}; }
