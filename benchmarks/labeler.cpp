@@ -59,7 +59,7 @@ void BM_Labels(benchmark::State& state) {
                        .move = job.position.move_to_string(job.move),
                        .move_score = out.scores->move,
                        .place_score = out.scores->place,
-                       .teacher = "bench",
+                       .model = "bench",
                        .attempts = out.attempts,
                        .ms = out.seconds * 1000});
     });

@@ -2,7 +2,7 @@
 # Installs the Debian packages gsearch builds with, when any is missing. Idempotent; run as
 # root (or with sudo). CUDA is optional and not installed here.
 set -eu
-pkgs="cmake g++ make pkg-config libeigen3-dev doctest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libcpp-httplib-dev python3"
+pkgs="cmake g++ make pkg-config libeigen3-dev doctest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libcpp-httplib-dev libssl-dev python3"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

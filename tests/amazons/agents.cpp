@@ -47,9 +47,17 @@ TEST_CASE("specs: canonical names, defaults, and one-line errors") {
   CHECK(describe_agents().find("invader:") != std::string::npos);
   CHECK(make_agent("teacher:url=http://127.0.0.1:9/v1,noise=0")->name() ==
         "teacher:url=http://127.0.0.1:9/v1,candidates=8,seed=1,noise=0,hallucination=0.05,"
-        "bias=0.1,scale=8,connections=4");
+        "bias=0.1,scale=8,connections=4,ca=system");
   CHECK_THROWS_WITH_AS((void)make_agent("teacher:url=ftp://host/v1"),
                        doctest::Contains("agent teacher: "), SpecError);
+  // ca= only with an https URL, and a CA file that cannot be read fails the spec at once.
+  CHECK_THROWS_WITH_AS((void)make_agent("teacher:url=http://127.0.0.1:9/v1,ca=/etc/hostname"),
+                       "agent teacher: ca= is for an https:// url", SpecError);
+#if defined(GSEARCH_HAVE_OPENSSL)
+  CHECK_THROWS_WITH_AS((void)make_agent("teacher:url=https://127.0.0.1:9/v1,ca=/no/such.pem"),
+                       doctest::Contains("agent teacher: cannot read the CA file /no/such.pem"),
+                       SpecError);
+#endif
 }
 
 TEST_CASE(
@@ -88,4 +96,25 @@ TEST_CASE("search agents beat random play (10 games each on the 10x10 board)") {
     CHECK(s.wins >= 9);
     for (const auto& r : records) CHECK(gsearch::arena::replay_error(Position{}, r).empty());
   }
+}
+
+TEST_CASE("canonical_spec: the spec check of make_agent without building the agent") {
+  CHECK(canonical_spec("uct:iters=2000,c=1.4") == "uct:iters=2000,ms=0,c=1.4,model=decision");
+  CHECK(canonical_spec("random") == make_agent("random")->name());
+  CHECK(canonical_spec("ab:depth=3") == make_agent("ab:depth=3")->name());
+  // Nothing is built: no weight file is read.
+  CHECK(canonical_spec("uctae:uctae=/no/such/file.json").find("uctae=/no/such/file.json") !=
+        std::string::npos);
+  CHECK_THROWS_AS((void)make_agent("uctae:uctae=/no/such/file.json"), SpecError);
+  CHECK_THROWS_AS((void)canonical_spec("uct:depth=3"), SpecError);
+  CHECK_THROWS_AS((void)canonical_spec("uct:iters=0"), SpecError);
+}
+
+// Found by fuzz/agent_spec.cpp: a subnormal number passed the spec check (std::from_chars)
+// and then made std::stod throw std::out_of_range, not SpecError.
+TEST_CASE("fuzz regression: subnormal numbers in a spec are numbers") {
+  CHECK(canonical_spec("uct:iters=0,ms=1e-310") == "uct:iters=0,ms=1e-310,c=0.7,model=decision");
+  CHECK(make_agent("uct:c=1e-310")->name() == "uct:iters=1000,ms=0,c=1e-310,model=decision");
+  CHECK_NOTHROW((void)make_agent("uct:iters=0,ms=1e-310"));
+  CHECK_THROWS_AS((void)canonical_spec("uct:iters=0,ms=1e-400"), SpecError);  // underflows to 0
 }

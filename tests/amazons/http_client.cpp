@@ -138,7 +138,7 @@ std::string error_of(HttpClient& client, ErrorKind* kind = nullptr) {
 
 }  // namespace
 
-TEST_CASE("URLs: http only, host, port, path; one-line errors for everything else") {
+TEST_CASE("URLs: http and https, host, port, path; one-line errors for everything else") {
   Url u = parse_url("http://127.0.0.1:8080/v1/chat/completions");
   CHECK(u.host == "127.0.0.1");
   CHECK(u.port == 8080);
@@ -154,10 +154,20 @@ TEST_CASE("URLs: http only, host, port, path; one-line errors for everything els
   CHECK(u.target == "/v1?a=b");
   CHECK(parse_url("http://h?q=1").target == "/?q=1");
 
-  CHECK_THROWS_WITH_AS(parse_url("https://api.openai.com/v1"),
-                       doctest::Contains("https is not supported; run a local TLS proxy"),
+  CHECK(!u.tls);
+  if (kHaveTls) {
+    u = parse_url("HTTPS://api.openai.com/v1");
+    CHECK(u.tls);
+    CHECK(u.host == "api.openai.com");
+    CHECK(u.port == 443);
+    CHECK(u.str() == "https://api.openai.com:443/v1");
+    CHECK(parse_url("https://[::1]:8443").str() == "https://[::1]:8443/");
+  } else {
+    CHECK_THROWS_WITH_AS(parse_url("https://api.openai.com/v1"),
+                         doctest::Contains("https needs OpenSSL"), UrlError);
+  }
+  CHECK_THROWS_WITH_AS(parse_url("ftp://x"), doctest::Contains("only http:// and https:// URLs"),
                        UrlError);
-  CHECK_THROWS_WITH_AS(parse_url("ftp://x"), doctest::Contains("only http:// URLs"), UrlError);
   CHECK_THROWS_WITH_AS(parse_url("localhost:8080"), doctest::Contains("expected http://host"),
                        UrlError);
   CHECK_THROWS_WITH_AS(parse_url("http://user:sk-123@host/"),
@@ -217,7 +227,7 @@ TEST_CASE("Content-Length and chunked bodies from cpp-httplib; one kept-alive co
   CHECK_THROWS_AS((void)client.post("x", {{"X-Bad", "a\r\nInjected: 1"}}), std::invalid_argument);
 }
 
-TEST_CASE("a body over the cap is refused, Content-Length or chunked, and not retried") {
+TEST_CASE("a body over the cap fails the attempt, Content-Length or chunked, and is asked again") {
   Server server([](const httplib::Request& req, httplib::Response& res) {
     const std::string big(5000, 'x');
     if (req.body == "chunked") {
@@ -243,12 +253,14 @@ TEST_CASE("a body over the cap is refused, Content-Length or chunked, and not re
       (void)client.post(body);
       FAIL("expected too_large");
     } catch (const HttpError& e) {
-      CHECK(e.kind() == ErrorKind::too_large);
-      CHECK(!e.retryable());
+      CHECK(e.kind() == ErrorKind::kTooLarge);
+      CHECK(e.retryable());
       CHECK(std::string(e.what()).find("longer than 4096") != std::string::npos);
+      CHECK(std::string(e.what()).find("(4 attempts)") != std::string::npos);
     }
   }
-  CHECK(client.stats().retries == 0);
+  CHECK(client.stats().retries == 6);
+  CHECK(client.stats().errors[static_cast<std::size_t>(ErrorKind::kTooLarge)] == 8);
   p.max_body_bytes = 5000;  // exactly the size: accepted
   HttpClient fits(server.url(), p);
   CHECK(fits.post("chunked").body.size() == 5000);
@@ -264,12 +276,12 @@ TEST_CASE("server down: connection refused, retried, then one line naming it") {
   HttpClient client(url, quick(2));
   ErrorKind kind{};
   const std::string what = error_of(client, &kind);
-  CHECK(kind == ErrorKind::connect);
+  CHECK(kind == ErrorKind::kConnect);
   CHECK(what.find("cannot connect") != std::string::npos);
   CHECK(what.find("(3 attempts)") != std::string::npos);
   CHECK(what.find('\n') == std::string::npos);
   CHECK(client.stats().retries == 2);
-  CHECK(client.stats().errors[static_cast<std::size_t>(ErrorKind::connect)] == 3);
+  CHECK(client.stats().errors[static_cast<std::size_t>(ErrorKind::kConnect)] == 3);
 }
 
 TEST_CASE("a reply slower than the read timeout is a timeout") {
@@ -286,7 +298,7 @@ TEST_CASE("a reply slower than the read timeout is a timeout") {
   HttpClient client(server.url(), p);
   ErrorKind kind{};
   const std::string what = error_of(client, &kind);
-  CHECK(kind == ErrorKind::timeout);
+  CHECK(kind == ErrorKind::kTimeout);
   CHECK(what.find("no complete reply within 50 ms") != std::string::npos);
   CHECK(client.stats().retries == 1);
   {
@@ -329,7 +341,7 @@ TEST_CASE("a dropped connection is retried; 500 then success; 429 with exponenti
     HttpClient client(server.url(), quick(1));
     CHECK(client.post("drop").body == "ok");
     CHECK(client.stats().retries == 1);
-    CHECK(client.stats().errors[static_cast<std::size_t>(ErrorKind::closed)] == 1);
+    CHECK(client.stats().errors[static_cast<std::size_t>(ErrorKind::kClosed)] == 1);
     HttpClient no_retry(server.url(), quick(0));
     calls = 0;
     ErrorKind kind{};
@@ -339,7 +351,7 @@ TEST_CASE("a dropped connection is retried; 500 then success; 429 with exponenti
       kind = e.kind();
       CHECK(std::string(e.what()).find("bytes of the body still to come") != std::string::npos);
     }
-    CHECK(kind == ErrorKind::closed);
+    CHECK(kind == ErrorKind::kClosed);
   }
   SUBCASE("500 then success") {
     HttpClient client(server.url(), quick(1));
@@ -353,6 +365,7 @@ TEST_CASE("a dropped connection is retried; 500 then success; 429 with exponenti
     ClientParams p = quick(5);
     p.backoff_ms = 100;
     p.backoff_max_ms = 5000;
+    p.retry_after_max_ms = 5000;
     p.sleep = [&](std::chrono::milliseconds d) { delays.push_back(d.count()); };
     HttpClient client(server.url(), p);
     CHECK(client.post("429").body == "ok");
@@ -362,7 +375,7 @@ TEST_CASE("a dropped connection is retried; 500 then success; 429 with exponenti
       CHECK(delays[k] >= (100 << k) / 2);
       CHECK(delays[k] <= (100 << k));
     }
-    CHECK(delays[3] == 5000);  // Retry-After 7 s, capped at backoff_max
+    CHECK(delays[3] == 5000);  // Retry-After 7 s, capped at retry_after_max
     CHECK(client.stats().status_429 == 4);
 
     delays.clear();
@@ -371,7 +384,7 @@ TEST_CASE("a dropped connection is retried; 500 then success; 429 with exponenti
       (void)gives_up.post("always429");
       FAIL("expected an error");
     } catch (const HttpError& e) {
-      CHECK(e.kind() == ErrorKind::status);
+      CHECK(e.kind() == ErrorKind::kStatus);
       CHECK(e.status() == 429);
       CHECK(std::string(e.what()).find("HTTP 429") != std::string::npos);
       CHECK(std::string(e.what()).find("(6 attempts)") != std::string::npos);
@@ -394,15 +407,118 @@ TEST_CASE("a dropped connection is retried; 500 then success; 429 with exponenti
 }
 
 TEST_CASE("other statuses are returned for the caller to judge, not retried") {
-  Server server([](const httplib::Request&, httplib::Response& res) {
-    res.status = 404;
+  Server server([](const httplib::Request& req, httplib::Response& res) {
+    res.status = std::stoi(req.body);
     res.set_content("{\"error\":\"no\"}", "application/json");
   });
-  HttpClient client(server.url(), quick(3));
+  for (const int status : {400, 401, 403, 404, 409, 413, 422}) {
+    CAPTURE(status);
+    HttpClient client(server.url(), quick(3));
+    const Response r = client.post(std::to_string(status));
+    CHECK(r.status == status);
+    CHECK(r.body == "{\"error\":\"no\"}");
+    CHECK(client.stats().retries == 0);
+  }
+}
+
+TEST_CASE("rate limits as OpenAI sends them: the wait asked for, capped, with the backoff floor") {
+  std::atomic<int> calls{0};
+  Server server([&](const httplib::Request& req, httplib::Response& res) {
+    if (++calls > 1) {
+      res.set_content("ok", "text/plain");
+      return;
+    }
+    res.status = 429;
+    const auto colon = req.body.find(':');
+    if (colon != std::string::npos) {
+      std::string rest = req.body;
+      while (!rest.empty()) {  // "name:value;name:value"
+        const auto end = rest.find(';');
+        const std::string pair = rest.substr(0, end);
+        const auto c = pair.find(':');
+        res.set_header(pair.substr(0, c), pair.substr(c + 1));
+        rest = end == std::string::npos ? "" : rest.substr(end + 1);
+      }
+    }
+    if (req.body == "408") res.status = 408;
+    res.set_content("{\"error\":{\"message\":\"slow down\",\"code\":\"rate_limit_exceeded\"}}",
+                    "application/json");
+  });
+  struct Case {
+    const char* headers;
+    std::int64_t wait;  // ms; -1: the backoff's (in [5, 10])
+  };
+  const Case cases[] = {
+      {"retry-after-ms:1234", 1234},
+      {"retry-after-ms:12.5", 13},
+      {"retry-after-ms:2", -1},                     // shorter than the backoff: the backoff
+      {"retry-after-ms:1500;retry-after:9", 1500},  // the ms header comes first
+      {"Retry-After:2", 2000},
+      {"Retry-After:120", 60000},  // capped at retry_after_max
+      {"Retry-After:Wed, 21 Oct 2015 07:28:00 GMT", -1},
+      {"x-ratelimit-reset-requests:1.5s", 1500},
+      {"x-ratelimit-reset-requests:20ms;x-ratelimit-reset-tokens:6m0s", 60000},
+      {"x-ratelimit-remaining-requests:0;x-ratelimit-reset-requests:20ms;"
+       "x-ratelimit-remaining-tokens:900;x-ratelimit-reset-tokens:6m0s",
+       20},  // the exhausted limit decides
+      {"x-ratelimit-remaining-requests:5;x-ratelimit-reset-requests:1s;"
+       "x-ratelimit-remaining-tokens:0;x-ratelimit-reset-tokens:2m3s",
+       60000},
+      {"x-ratelimit-remaining-tokens:0;x-ratelimit-reset-tokens:1m0.5s", 60000},
+      {"x-ratelimit-remaining-tokens:0;x-ratelimit-reset-tokens:3s", 3000},
+      {"x-ratelimit-reset-tokens:bogus", -1},
+      {"408", -1},  // 408 Request Timeout is retried too
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.headers);
+    calls = 0;
+    std::vector<std::int64_t> delays;
+    ClientParams p = quick(1);
+    p.backoff_ms = 10;
+    p.sleep = [&](std::chrono::milliseconds d) { delays.push_back(d.count()); };
+    HttpClient client(server.url(), p);
+    CHECK(client.post(c.headers).body == "ok");
+    REQUIRE(delays.size() == 1);
+    if (c.wait < 0) {
+      CHECK(delays[0] >= 5);
+      CHECK(delays[0] <= 10);
+    } else {
+      CHECK(delays[0] == c.wait);
+    }
+  }
+}
+
+TEST_CASE("429 insufficient_quota is returned at once: waiting does not refill a quota") {
+  std::atomic<int> calls{0};
+  Server server([&](const httplib::Request&, httplib::Response& res) {
+    ++calls;
+    res.status = 429;
+    res.set_header("retry-after-ms", "10");
+    res.set_content(
+        "{\"error\":{\"message\":\"You exceeded your current quota\",\"type\":"
+        "\"insufficient_quota\",\"code\":\"insufficient_quota\"}}",
+        "application/json");
+  });
+  HttpClient client(server.url(), quick(5));
   const Response r = client.post("x");
-  CHECK(r.status == 404);
-  CHECK(r.body == "{\"error\":\"no\"}");
+  CHECK(r.status == 429);
+  CHECK(quota_exhausted(r));
+  CHECK(calls == 1);
   CHECK(client.stats().retries == 0);
+  CHECK(client.stats().status_429 == 1);
+}
+
+TEST_CASE("durations as x-ratelimit-reset-* writes them") {
+  CHECK(detail::parse_duration_ms("1s") == 1000);
+  CHECK(detail::parse_duration_ms("6m0s") == 360000);
+  CHECK(detail::parse_duration_ms("20ms") == 20);
+  CHECK(detail::parse_duration_ms("1.5s") == 1500);
+  CHECK(detail::parse_duration_ms("1h2m3.5s") == 3723500);
+  CHECK(detail::parse_duration_ms("250us") == doctest::Approx(0.25));
+  for (const char* bad : {"", "s", "1", "1x", "-1s", "1s2", "1 s", "ms"}) {
+    CAPTURE(bad);
+    CHECK(!detail::parse_duration_ms(bad));
+  }
 }
 
 TEST_CASE("hand-written replies: every way a reply can be wrong is one line, never a crash") {
@@ -413,41 +529,41 @@ TEST_CASE("hand-written replies: every way a reply can be wrong is one line, nev
     const char* says;
   };
   const std::vector<Case> cases = {
-      {"not HTTP", "SSH-2.0-OpenSSH_9.2\r\n", ErrorKind::protocol, "not an HTTP reply: \"SSH-2.0"},
-      {"binary", std::string("\x00\xff\x10garbage\r\n", 12), ErrorKind::protocol,
+      {"not HTTP", "SSH-2.0-OpenSSH_9.2\r\n", ErrorKind::kProtocol, "not an HTTP reply: \"SSH-2.0"},
+      {"binary", std::string("\x00\xff\x10garbage\r\n", 12), ErrorKind::kProtocol,
        "\\x00\\xff\\x10garbage"},
-      {"nothing", "", ErrorKind::closed, "closed the connection without replying"},
-      {"cut in the headers", "HTTP/1.1 200 OK\r\nContent-Le", ErrorKind::closed,
+      {"nothing", "", ErrorKind::kClosed, "closed the connection without replying"},
+      {"cut in the headers", "HTTP/1.1 200 OK\r\nContent-Le", ErrorKind::kClosed,
        "in the middle of a header"},
-      {"bad header", "HTTP/1.1 200 OK\r\nno colon here\r\n\r\n", ErrorKind::protocol,
+      {"bad header", "HTTP/1.1 200 OK\r\nno colon here\r\n\r\n", ErrorKind::kProtocol,
        "malformed header line"},
-      {"bad length", "HTTP/1.1 200 OK\r\nContent-Length: 12abc\r\n\r\n", ErrorKind::protocol,
+      {"bad length", "HTTP/1.1 200 OK\r\nContent-Length: 12abc\r\n\r\n", ErrorKind::kProtocol,
        "bad Content-Length \"12abc\""},
       {"two lengths", "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nabc",
-       ErrorKind::protocol, "bad Content-Length"},
+       ErrorKind::kProtocol, "bad Content-Length"},
       {"huge length", "HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999999\r\n\r\n",
-       ErrorKind::too_large, "longer than"},
-      {"short body", "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b", ErrorKind::closed,
+       ErrorKind::kTooLarge, "longer than"},
+      {"short body", "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly ten b", ErrorKind::kClosed,
        "90 bytes of the body still to come"},
       {"bad chunk", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
-       ErrorKind::protocol, "bad chunk size \"zz\""},
+       ErrorKind::kProtocol, "bad chunk size \"zz\""},
       {"huge chunk",
        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nfffffffffffffffffffff\r\n",
-       ErrorKind::too_large, "bad chunk size"},
+       ErrorKind::kTooLarge, "bad chunk size"},
       {"chunk overrun",
        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n",
-       ErrorKind::protocol, "longer than its size says"},
+       ErrorKind::kProtocol, "longer than its size says"},
       {"cut chunked", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nab",
-       ErrorKind::closed, "still to come"},
+       ErrorKind::kClosed, "still to come"},
       {"gzip", "HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: 2\r\n\r\nxx",
-       ErrorKind::protocol, "compressed"},
+       ErrorKind::kProtocol, "compressed"},
       {"other coding", "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
-       ErrorKind::protocol, "unsupported Transfer-Encoding"},
-      {"switch", "HTTP/1.1 101 Switching Protocols\r\n\r\n", ErrorKind::protocol,
+       ErrorKind::kProtocol, "unsupported Transfer-Encoding"},
+      {"switch", "HTTP/1.1 101 Switching Protocols\r\n\r\n", ErrorKind::kProtocol,
        "switch protocols"},
       {"long header", "HTTP/1.1 200 OK\r\nX: " + std::string(70000, 'a') + "\r\n\r\n",
-       ErrorKind::too_large, "longer than"},
-      {"status 99", "HTTP/1.1 099 What\r\n\r\n", ErrorKind::protocol, "not an HTTP status"},
+       ErrorKind::kTooLarge, "longer than"},
+      {"status 99", "HTTP/1.1 099 What\r\n\r\n", ErrorKind::kProtocol, "not an HTTP status"},
   };
   for (const Case& c : cases) {
     const std::string name = c.name;
@@ -462,6 +578,34 @@ TEST_CASE("hand-written replies: every way a reply can be wrong is one line, nev
     CHECK(what.find('\n') == std::string::npos);
     CHECK(what.find("127.0.0.1:") != std::string::npos);
   }
+}
+
+TEST_CASE("parse_response reads the same replies from memory, whole or a byte at a time") {
+  const std::string chunked =
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-A: b\r\n\r\n3;e=1\r\nabc\r\n2\r\nde\r\n"
+      "0\r\nT: x\r\n\r\n";
+  const Response r = parse_response(chunked);
+  CHECK(r.status == 200);
+  CHECK(r.body == "abcde");
+  CHECK(*r.header("x-a") == "b");
+  CHECK(parse_response("HTTP/1.1 200 OK\r\n\r\nto the end").body == "to the end");
+  CHECK(parse_response("HTTP/1.1 204 No Content\r\n\r\nignored").body.empty());
+  for (const std::size_t piece : {std::size_t{1}, std::size_t{2}, std::size_t{7}}) {
+    CAPTURE(piece);
+    detail::MemoryTransport in(chunked, piece);
+    detail::ReplyReader reader(ClientParams{}, "");
+    bool keep = false;
+    const Response split = reader.read(in, detail::Clock::time_point::max(), keep);
+    CHECK(split.body == "abcde");
+    CHECK(keep);
+  }
+  ClientParams small;
+  small.max_body_bytes = 4;
+  CHECK_THROWS_WITH_AS(parse_response(chunked, small), "reply body longer than 4 bytes", HttpError);
+  CHECK_THROWS_WITH_AS(parse_response("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\nabc"),
+                       "the server closed the connection with 6 bytes of the body still to come",
+                       HttpError);
+  CHECK_THROWS_WITH_AS(parse_response("garbage\r\n"), "not an HTTP reply: \"garbage\"", HttpError);
 }
 
 TEST_CASE("hand-written replies that are fine: 1.0, 100 Continue, close-delimited, trailers") {

@@ -34,7 +34,7 @@ struct TempFile {
   std::string dir, path;
 };
 
-// Labels of the first moves at the start, teacher "t".
+// Labels of the first moves at the start, model "t", prompt "table1-after".
 Label label(int i) {
   static const std::vector<Move> moves = [] {
     gsearch::MoveListOf<Position> list;
@@ -46,9 +46,11 @@ Label label(int i) {
           .move = start.move_to_string(moves[static_cast<std::size_t>(i)]),
           .move_score = i / 100.0,
           .place_score = 1 - i / 100.0,
-          .teacher = "t@http://h:1/v1/chat/completions",
+          .model = "t",
           .attempts = 1 + i % 3,
-          .ms = 1.5};
+          .ms = 1.5,
+          .prompt = "table1-after",
+          .endpoint = "http://h:1/v1/chat/completions"};
 }
 
 }  // namespace
@@ -64,7 +66,12 @@ TEST_CASE("a label is one JSON line, read back exactly") {
   CHECK(l.move == label(7).move);
   CHECK(l.move_score == label(7).move_score);
   CHECK(l.place_score == label(7).place_score);
-  CHECK(l.teacher == label(7).teacher);
+  CHECK(l.model == "t");
+  CHECK(l.prompt == "table1-after");
+  CHECK(l.endpoint == "http://h:1/v1/chat/completions");
+  CHECK(line.find(
+            R"("model":"t","prompt":"table1-after","endpoint":"http://h:1/v1/chat/completions")") !=
+        std::string::npos);
   CHECK(l.attempts == 2);
   CHECK(l.ms == 1.5);
 }
@@ -83,8 +90,9 @@ TEST_CASE("resume: a reopened store skips what it holds; nothing lost, nothing r
     CHECK(store.loaded() == 10);
     CHECK(store.torn_bytes() == 0);
     for (int i = 0; i < 10; ++i)
-      CHECK(store.contains(label(i).teacher, label(i).fen, label(i).move));
-    CHECK(!store.contains("other@x", label(0).fen, label(0).move));
+      CHECK(store.contains({"t", "table1-after"}, label(i).fen, label(i).move));
+    CHECK(!store.contains({"other", "table1-after"}, label(0).fen, label(0).move));
+    CHECK(!store.contains({"t", "table1-before"}, label(0).fen, label(0).move));
     for (int i = 5; i < 15; ++i) CHECK(store.append(label(i)) == (i >= 10));
     CHECK(store.size() == 15);
   }
@@ -178,13 +186,38 @@ TEST_CASE("a damaged whole line is an error naming the file and line; the file i
   bad_move.replace(bad_move.find(label(1).move), label(1).move.size(), "d1-d10/d9");
   CHECK(error(bad_move) ==
         f.path + ":1: not a label (illegal move \"d1-d10/d9\": the queen on d1 cannot reach d10)");
-  std::string no_teacher = a;
-  no_teacher.replace(no_teacher.find("\"teacher\""), 9, "\"teachr\"");
-  CHECK(error(no_teacher) == f.path + ":1: not a label (no \"teacher\" string)");
+  std::string no_model = a;
+  no_model.replace(no_model.find("\"model\""), 7, "\"modl\"");
+  CHECK(error(no_model) == f.path + ":1: not a label (no \"model\" string)");
+  std::string no_prompt = a;
+  no_prompt.replace(no_prompt.find("\"prompt\""), 8, "\"prmpt\"");
+  CHECK(error(no_prompt) == f.path + ":1: not a label (no \"prompt\" string)");
   CHECK(error(a + "\n  \n" + b) == "no error");  // blank lines are skipped
   std::size_t torn = 0;
   CHECK_THROWS_WITH_AS(read_labels(f.path + ".missing", &torn), doctest::Contains("cannot read"),
                        std::runtime_error);
+}
+
+TEST_CASE("a line or a file too long for a label file is refused, read with bounded memory") {
+  TempFile f;
+  const std::string a = label_line(label(0));
+  // A last line longer than the cap, without a line end, and a whole one: both refused, with
+  // the line's number, and the file left alone.
+  for (const std::string& tail : {std::string(detail::kMaxLineBytes + 1, 'x'),
+                                  std::string(detail::kMaxLineBytes + 1, ' ') + "\n"}) {
+    f.write(a + tail);
+    CHECK_THROWS_WITH_AS(LabelStore(f.path),
+                         (f.path + ":2: a line longer than 1048576 bytes; "
+                                   "not a label file: nothing was changed")
+                             .c_str(),
+                         StoreError);
+    CHECK(f.read() == a + tail);
+  }
+  // An endless file without line ends: an error after at most one line's worth of memory.
+  CHECK_THROWS_WITH_AS(read_labels("/dev/zero"),
+                       "/dev/zero:1: a line longer than 1048576 bytes; not a label file: "
+                       "nothing was changed",
+                       StoreError);
 }
 
 TEST_CASE("one writer at a time") {
@@ -222,4 +255,47 @@ TEST_CASE("a write that fails half-way leaves the file as it was") {
   CHECK(f.read() == before);
   CHECK(store.append(label(1)));  // and the store goes on once there is room
   CHECK(read_labels(f.path).size() == 2);
+}
+
+TEST_CASE("old files: \"teacher\":\"model@url\" read as the model, the run's prompt version") {
+  TempFile f;
+  const Label a = label(0), b = label(1), c = label(2);
+  const auto old_line = [](const Label& l, const std::string& url) {
+    return "{\"fen\":\"" + l.fen + "\",\"move\":\"" + l.move +
+           "\",\"move_score\":0.5,\"place_score\":0.25,\"teacher\":\"t@" + url +
+           "\",\"attempts\":1,\"ms\":2.5}\n";
+  };
+  // The same teacher at two ports and as localhost: one label per (FEN, move) in the end.
+  const std::string old = old_line(a, "http://127.0.0.1:8080/v1/chat/completions") +
+                          old_line(b, "http://127.0.0.1:8080/v1/chat/completions") +
+                          old_line(a, "http://127.0.0.1:9090/v1/chat/completions") +
+                          old_line(b, "http://localhost:8080/v1/chat/completions");
+  f.write(old);
+  const Label l = parse_label_line(old.substr(0, old.find('\n')));
+  CHECK(l.model == "t");
+  CHECK(l.prompt == "table1-after");
+  CHECK(l.endpoint == "http://127.0.0.1:8080/v1/chat/completions");
+  CHECK(parse_label_line(old.substr(0, old.find('\n')), "table1-before").prompt == "table1-before");
+  CHECK(parse_label_line(R"({"fen":")" + a.fen + R"(","move":")" + a.move +
+                         R"(","move_score":0,"place_score":1,"teacher":"gpt@4o@http://h:1/x"})")
+            .model == "gpt@4o");
+  std::size_t duplicates = 0;
+  const auto labels = read_labels(f.path, nullptr, &duplicates);
+  CHECK(labels.size() == 2);
+  CHECK(duplicates == 2);
+  {
+    LabelStore store(f.path);
+    CHECK(store.loaded() == 2);
+    CHECK(store.duplicates() == 2);
+    CHECK(store.contains({"t", "table1-after"}, a.fen, a.move));
+    CHECK(!store.append(a));  // written in the new format: still the same label
+    CHECK(store.append(c));
+  }
+  CHECK(f.read() == old + label_line(c));
+  {
+    // A run with the other board reading takes the old lines as its own.
+    LabelStore store(f.path, {.legacy_prompt = "table1-before"});
+    CHECK(store.contains({"t", "table1-before"}, b.fen, b.move));
+    CHECK(!store.contains({"t", "table1-before"}, c.fen, c.move));  // c says table1-after
+  }
 }

@@ -6,11 +6,18 @@
 #include <httplib.h>
 #include <stdlib.h>
 
+#include <sys/socket.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <set>
 
+#include "amazons/paper/label_store.hpp"
 #include "amazons/paper/teacher_server.hpp"
+#include "amazons/players/agents.hpp"
 
 using namespace amazons;
 
@@ -33,6 +40,23 @@ struct ScopedEnv {
   ~ScopedEnv() { ::unsetenv(name_); }
   const char* name_;
 };
+
+// A loopback port nothing listens on: bound to port 0, read, closed.
+int free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
+  socklen_t len = sizeof a;
+  REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0);
+  ::close(fd);
+  return ntohs(a.sin_port);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 std::vector<std::pair<Position, Move>> sample_jobs(std::size_t n, std::uint64_t seed) {
   std::vector<std::pair<Position, Move>> jobs;
@@ -58,8 +82,57 @@ TEST_CASE("teacher URLs: base URLs get the chat-completions path; the name leave
   TeacherClientParams p;
   p.url = "http://h:1/v1?x=secret";
   p.request.model = "qwen2.5";
-  CHECK(teacher_name(p) == "qwen2.5@http://h:1/v1/chat/completions");
-  CHECK_THROWS_AS((void)teacher_endpoint("https://api.openai.com/v1"), http::UrlError);
+  CHECK(endpoint_name(p) == "http://h:1/v1/chat/completions");
+  CHECK(teacher_id(p).model == "qwen2.5");
+  CHECK(teacher_id(p).prompt == "table1-after");
+  p.prompt.board_after_move = false;
+  CHECK(teacher_id(p).prompt == "table1-before");
+  if (http::kHaveTls) {
+    CHECK(teacher_endpoint("https://api.openai.com/v1").target == "/v1/chat/completions");
+    p.url = "https://api.openai.com/v1";
+    CHECK(endpoint_name(p) == "https://api.openai.com:443/v1/chat/completions");
+  }
+}
+
+TEST_CASE("labels are keyed by model and prompt, not by URL: a moved teacher asks nothing new") {
+  char tmpl[] = "/tmp/gsearch-keys-XXXXXX";
+  REQUIRE(::mkdtemp(tmpl) != nullptr);
+  const std::string dir = tmpl, path = dir + "/labels.jsonl";
+  const auto jobs = sample_jobs(12, 9);
+  // Labels a run's jobs into the file as `amazons label` does; returns the requests the
+  // server got.
+  const auto run = [&](const std::string& host) {
+    TeacherServer server({.teacher = {.seed = 2}});
+    server.start();
+    TeacherClientParams p = client_for(server);
+    p.url = "http://" + host + ":" + std::to_string(server.port()) + "/v1";
+    const TeacherId id = teacher_id(p);
+    LabelStore store(path, {.legacy_prompt = id.prompt});
+    {
+      Labeler labeler({.client = p, .connections = 2},
+                      [&](const LabelJob& job, const ScoreOutcome& out) {
+                        REQUIRE(out.scores);
+                        store.append({.fen = job.position.fen(),
+                                      .move = job.position.move_to_string(job.move),
+                                      .move_score = out.scores->move,
+                                      .place_score = out.scores->place,
+                                      .model = id.model,
+                                      .prompt = id.prompt,
+                                      .endpoint = endpoint_name(p)});
+                      });
+      for (const auto& [pos, m] : jobs)
+        if (!store.contains(id, pos.fen(), pos.move_to_string(m))) labeler.submit({pos, m});
+      labeler.finish();
+    }
+    return server.stats().requests;
+  };
+  CHECK(run("127.0.0.1") == jobs.size());
+  const auto size = std::filesystem::file_size(path);
+  CHECK(run("127.0.0.1") == 0);  // another port (a new server), the same teacher
+  CHECK(run("localhost") == 0);
+  CHECK(std::filesystem::file_size(path) == size);
+  CHECK(read_labels(path).size() == jobs.size());
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("under every fault at once, each label is scored, and rejections are counted by kind") {
@@ -84,7 +157,7 @@ TEST_CASE("under every fault at once, each label is scored, and rejections are c
   CHECK(s.scored == 60);
   CHECK(s.failed == 0);
   CHECK(s.rejected_total() > 5);
-  CHECK(s.rejected[static_cast<std::size_t>(Rejection::out_of_range)] > 0);
+  CHECK(s.rejected[static_cast<std::size_t>(Rejection::kOutOfRange)] > 0);
   CHECK(s.replies == 60 + s.rejected_total());
   CHECK(s.http_retries > 0);
   CHECK(s.status_5xx + s.status_429 > 0);
@@ -104,7 +177,7 @@ TEST_CASE(
     CHECK(!out.scores);
     CHECK(out.attempts == 3);
     CHECK(out.error == "no acceptable reply in 3 attempts (last: out_of_range)");
-    CHECK(client.stats().rejected[static_cast<std::size_t>(Rejection::out_of_range)] == 3);
+    CHECK(client.stats().rejected[static_cast<std::size_t>(Rejection::kOutOfRange)] == 3);
     CHECK(client.stats().failed == 1);
   }
   TeacherServer gone({});
@@ -197,20 +270,159 @@ TEST_CASE(
   CHECK(s.rejected_total() > 10);
 }
 
+TEST_CASE("a teacher that cannot be reached at the start fails the run within seconds") {
+  const int port = free_port();
+  TeacherClientParams p;
+  p.url = "http://127.0.0.1:" + std::to_string(port) + "/v1";
+  p.key_env = "GSEARCH_TEST_NO_SUCH_KEY";  // default retries and backoff: 5, from 500 ms
+  const auto jobs = sample_jobs(3, 4);
+  Labeler labeler({.client = p, .connections = 2}, [](const LabelJob&, const ScoreOutcome&) {});
+  const auto start = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH_AS(labeler.submit({jobs[0].first, jobs[0].second}),
+                       ("cannot reach the teacher at http://127.0.0.1:" + std::to_string(port) +
+                        "/v1/chat/completions: cannot connect: Connection refused (127.0.0.1:" +
+                        std::to_string(port) + ")")
+                           .c_str(),
+                       TeacherUnreachable);
+  CHECK(seconds_since(start) < 5);
+
+  // The engine's teacher agent: its first move fails as fast.
+  auto agent = make_agent("teacher:url=http://127.0.0.1:" + std::to_string(port) + "/v1");
+  agent->reset(1);
+  const auto move_start = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH_AS(agent->choose(Position{}), doctest::Contains("cannot reach the teacher"),
+                       std::runtime_error);
+  CHECK(seconds_since(move_start) < 5);
+}
+
+TEST_CASE("after the teacher answered once, a fault gets the full retries") {
+  TeacherServer server({.teacher = {.seed = 1}});
+  server.start();
+  const auto jobs = sample_jobs(2, 6);
+  std::mutex m;
+  std::condition_variable cv;
+  std::vector<ScoreOutcome> outs;
+  Labeler labeler({.client = client_for(server, 4, 2), .connections = 1},
+                  [&](const LabelJob&, const ScoreOutcome& out) {
+                    std::lock_guard lock(m);
+                    outs.push_back(out);
+                    cv.notify_all();
+                  });
+  labeler.submit({jobs[0].first, jobs[0].second});
+  {
+    std::unique_lock lock(m);
+    cv.wait(lock, [&] { return outs.size() == 1; });
+  }
+  server.stop();  // gone in the middle of the run
+  labeler.submit({jobs[1].first, jobs[1].second});
+  labeler.finish();
+  REQUIRE(outs.size() == 2);
+  CHECK(outs[0].scores);
+  CHECK(!outs[1].scores);
+  CHECK(outs[1].error.find("cannot connect") != std::string::npos);
+  CHECK(outs[1].error.find("(3 attempts)") != std::string::npos);
+}
+
+TEST_CASE("rate limits and huge replies are waited out and asked again: one pass scores all") {
+  TeacherServer server({.teacher = {.seed = 12},
+                        .faults = {.malformed = 0.1, .error_429 = 0.05},
+                        .api = {.rate_limited = 0.25, .retry_after_ms = 40, .huge = 0.2}});
+  server.start();
+  std::mutex m;
+  std::vector<std::int64_t> waits;
+  TeacherClientParams p = client_for(server, 10, 20);
+  p.http.sleep = [&](std::chrono::milliseconds d) {
+    std::lock_guard lock(m);
+    waits.push_back(d.count());
+  };
+  const auto jobs = sample_jobs(40, 7);
+  std::size_t scored = 0;
+  Labeler labeler({.client = p, .connections = 3},
+                  [&](const LabelJob& job, const ScoreOutcome& out) {
+                    REQUIRE(out.scores);
+                    CHECK(*out.scores == teacher_scores(job.position, job.move, {.seed = 12}));
+                    ++scored;
+                  });
+  for (const auto& [pos, mv] : jobs) labeler.submit({pos, mv});
+  labeler.finish();
+  CHECK(scored == jobs.size());
+  const LabelStats s = labeler.stats();
+  CHECK(s.failed == 0);
+  CHECK(s.status_429 > 0);
+  CHECK(s.http_errors[static_cast<std::size_t>(http::ErrorKind::kTooLarge)] > 0);
+  CHECK(server.stats().rate_limited > 0);
+  CHECK(server.stats().huge > 0);
+  std::lock_guard lock(m);
+  CHECK(std::count(waits.begin(), waits.end(), 40) >=
+        static_cast<long>(server.stats().rate_limited));
+}
+
+// Labels `jobs` from `server` over two connections; the TeacherError that stopped the run
+// ("" if none did).
+template <class Jobs>
+std::string labeling_error(TeacherServer& server, const Jobs& jobs) {
+  Labeler labeler({.client = client_for(server), .connections = 2},
+                  [](const LabelJob&, const ScoreOutcome&) {});
+  try {
+    for (const auto& [pos, m] : jobs) labeler.submit({pos, m});
+    labeler.finish();
+  } catch (const TeacherError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST_CASE("an exhausted quota stops the labeler at once, one line saying so") {
+  TeacherServer server({.api = {.quota_exhausted = true}});
+  server.start();
+  const std::string what = labeling_error(server, sample_jobs(20, 5));
+  CHECK(what.find("quota exhausted: HTTP 429") != std::string::npos);
+  CHECK(what.find("insufficient_quota") != std::string::npos);
+  CHECK(what.find('\n') == std::string::npos);
+  CHECK(server.stats().requests <= 2);
+}
+
+TEST_CASE("max_completion_tokens is sent instead of max_tokens when set") {
+  std::mutex m;
+  std::vector<std::string> bodies;
+  httplib::Server echo;
+  echo.Post("/v1/chat/completions", [&](const httplib::Request& req, httplib::Response& res) {
+    {
+      std::lock_guard lock(m);
+      bodies.push_back(req.body);
+    }
+    res.set_content(make_reply_body("0.5 0.5", "m", 1), "application/json");
+  });
+  const int port = echo.bind_to_any_port("127.0.0.1");
+  std::thread thread([&] { echo.listen_after_bind(); });
+  while (!echo.is_running()) std::this_thread::yield();
+  const Position start;
+  {
+    TeacherClientParams p;
+    p.url = "http://127.0.0.1:" + std::to_string(port);
+    p.key_env = "GSEARCH_TEST_NO_SUCH_KEY";
+    TeacherClient plain(p, 1);
+    CHECK(plain.score(start, start.parse_move("d1-d6/g9")).scores);
+    p.request.max_completion_tokens = 32;
+    TeacherClient completion(p, 1);
+    CHECK(completion.score(start, start.parse_move("d1-d6/g9")).scores);
+  }
+  echo.stop();
+  thread.join();
+  REQUIRE(bodies.size() == 2);
+  const auto a = nlohmann::json::parse(bodies[0]), b = nlohmann::json::parse(bodies[1]);
+  CHECK(a["max_tokens"] == 16);
+  CHECK(!a.contains("max_completion_tokens"));
+  CHECK(b["max_completion_tokens"] == 32);
+  CHECK(!b.contains("max_tokens"));
+}
+
 TEST_CASE("Labeler stops: a refused request, too many failures in a row, a sink that throws") {
   const auto jobs = sample_jobs(50, 3);
   SUBCASE("401 is not retried and stops everything") {
     TeacherServer server({.api_key = "k"});
     server.start();
-    Labeler labeler({.client = client_for(server), .connections = 2},
-                    [](const LabelJob&, const ScoreOutcome&) {});
-    std::string what;
-    try {
-      for (const auto& [pos, m] : jobs) labeler.submit({pos, m});
-      labeler.finish();
-    } catch (const TeacherError& e) {
-      what = e.what();
-    }
+    const std::string what = labeling_error(server, jobs);
     CHECK(what.find("HTTP 401") != std::string::npos);
     CHECK(server.stats().requests < 10);
   }

@@ -344,8 +344,8 @@ TEST_CASE("faults: chosen by hash with the given probabilities; probabilities ar
     CAPTURE(k);
     CHECK(counts[k] / 20000.0 == doctest::Approx(expected[k]).epsilon(0.15));
   }
-  CHECK(choose_fault({}, 5) == Fault::none);
-  CHECK(choose_fault({.error_500 = 1}, 5) == Fault::error_500);
+  CHECK(choose_fault({}, 5) == Fault::kNone);
+  CHECK(choose_fault({.error_500 = 1}, 5) == Fault::kError500);
   CHECK_THROWS_WITH_AS((TeacherFaults{.malformed = 0.7, .drop = 0.5}.validate()),
                        "the fault probabilities add up to more than 1", std::invalid_argument);
   CHECK_THROWS_AS((TeacherFaults{.slow = -0.1}.validate()), std::invalid_argument);
@@ -365,9 +365,9 @@ TEST_CASE(
     }
     const Reply r = parse_scores(out_of_range_reply(s));
     CHECK(!r.scores);
-    CHECK(r.rejection == Rejection::out_of_range);
+    CHECK(r.rejection == Rejection::kOutOfRange);
   }
-  CHECK(seen == std::set<Rejection>{Rejection::not_json, Rejection::no_content, Rejection::empty,
-                                    Rejection::prose, Rejection::one_number,
-                                    Rejection::too_many_numbers, Rejection::not_finite});
+  CHECK(seen == std::set<Rejection>{Rejection::kNotJson, Rejection::kNoContent, Rejection::kEmpty,
+                                    Rejection::kProse, Rejection::kOneNumber,
+                                    Rejection::kTooManyNumbers, Rejection::kNotFinite});
 }

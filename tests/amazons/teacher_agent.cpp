@@ -140,5 +140,5 @@ TEST_CASE("over HTTP the teacher agent plays what it plays in-process, faults or
   server.stop();
   CHECK_THROWS_WITH_AS(http_agent->choose(pos), doctest::Contains("no candidate move was scored"),
                        std::runtime_error);
-  CHECK_THROWS_AS(make_teacher_agent({.url = "https://api.openai.com/v1"}), http::UrlError);
+  CHECK_THROWS_AS(make_teacher_agent({.url = "ftp://api.openai.com/v1"}), http::UrlError);
 }

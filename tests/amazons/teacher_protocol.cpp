@@ -181,24 +181,24 @@ TEST_CASE("reply content: exactly two numbers in [0, 1]; every other kind reject
     CHECK(!std::signbit(r.scores->move));
   }
   const std::vector<std::pair<std::string, Rejection>> bad = {
-      {"The move is good: 0.6 0.4", Rejection::prose},
-      {"0.6, 0.4", Rejection::prose},
-      {"[0.6 0.4]", Rejection::prose},
-      {"move_score place_score", Rejection::prose},
-      {"0.6 0.4\nBecause the queen is central.", Rejection::prose},
-      {"+0.6 0.4", Rejection::prose},
-      {"0x1 0", Rejection::prose},
-      {"", Rejection::empty},
-      {" \n\t", Rejection::empty},
-      {"0.6", Rejection::one_number},
-      {"0.1 0.2 0.3", Rejection::too_many_numbers},
-      {"NaN 0.5", Rejection::not_finite},
-      {"0.5 inf", Rejection::not_finite},
-      {"-infinity 0.1", Rejection::not_finite},
-      {"1.2 0.5", Rejection::out_of_range},
-      {"0.5 -0.1", Rejection::out_of_range},
-      {"1e400 0.5", Rejection::out_of_range},
-      {"2 3", Rejection::out_of_range},
+      {"The move is good: 0.6 0.4", Rejection::kProse},
+      {"0.6, 0.4", Rejection::kProse},
+      {"[0.6 0.4]", Rejection::kProse},
+      {"move_score place_score", Rejection::kProse},
+      {"0.6 0.4\nBecause the queen is central.", Rejection::kProse},
+      {"+0.6 0.4", Rejection::kProse},
+      {"0x1 0", Rejection::kProse},
+      {"", Rejection::kEmpty},
+      {" \n\t", Rejection::kEmpty},
+      {"0.6", Rejection::kOneNumber},
+      {"0.1 0.2 0.3", Rejection::kTooManyNumbers},
+      {"NaN 0.5", Rejection::kNotFinite},
+      {"0.5 inf", Rejection::kNotFinite},
+      {"-infinity 0.1", Rejection::kNotFinite},
+      {"1.2 0.5", Rejection::kOutOfRange},
+      {"0.5 -0.1", Rejection::kOutOfRange},
+      {"1e400 0.5", Rejection::kOutOfRange},
+      {"2 3", Rejection::kOutOfRange},
   };
   for (const auto& [text, why] : bad) {
     CAPTURE(text);
@@ -207,7 +207,7 @@ TEST_CASE("reply content: exactly two numbers in [0, 1]; every other kind reject
     CHECK(r.rejection == why);
     CHECK(r.content == text);
   }
-  CHECK(std::string(rejection_name(Rejection::too_many_numbers)) == "too_many_numbers");
+  CHECK(std::string(rejection_name(Rejection::kTooManyNumbers)) == "too_many_numbers");
 }
 
 TEST_CASE("reply bodies: choices[0].message.content, or not_json / no_content") {
@@ -215,8 +215,8 @@ TEST_CASE("reply bodies: choices[0].message.content, or not_json / no_content") 
   REQUIRE(ok.scores);
   CHECK(*ok.scores == Scores{0.25, 0.75});
   CHECK(nlohmann::json::parse(make_reply_body("x", "m", 3))["id"] == "chatcmpl-3");
-  CHECK(parse_reply("<html>502</html>").rejection == Rejection::not_json);
-  CHECK(parse_reply("").rejection == Rejection::not_json);
+  CHECK(parse_reply("<html>502</html>").rejection == Rejection::kNotJson);
+  CHECK(parse_reply("").rejection == Rejection::kNotJson);
   for (const char* body : {"{}", "[]", R"({"choices":[]})", R"({"choices":[{"message":{}}]})",
                            R"({"choices":[{"message":{"content":null}}]})",
                            R"({"choices":[{"message":{"content":0.5}}]})", R"({"choices":[1]})",
@@ -224,8 +224,8 @@ TEST_CASE("reply bodies: choices[0].message.content, or not_json / no_content") 
     CAPTURE(body);
     const Reply r = parse_reply(body);
     CHECK(!r.scores);
-    CHECK(r.rejection == Rejection::no_content);
+    CHECK(r.rejection == Rejection::kNoContent);
   }
-  CHECK(parse_reply(make_reply_body("0.5", "m", 1)).rejection == Rejection::one_number);
+  CHECK(parse_reply(make_reply_body("0.5", "m", 1)).rejection == Rejection::kOneNumber);
   CHECK(format_scores({0.5, 0.125}) == "0.50 0.12");
 }

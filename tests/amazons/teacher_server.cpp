@@ -3,6 +3,7 @@
 #include "amazons/paper/teacher_server.hpp"
 
 #include <doctest/doctest.h>
+#include <httplib.h>
 
 #include <atomic>
 
@@ -81,7 +82,7 @@ TEST_CASE("each fault, as the client sees it") {
       (void)client.post(request(start, m));
       FAIL("expected an error");
     } catch (const http::HttpError& e) {
-      CHECK(e.kind() == http::ErrorKind::closed);
+      CHECK(e.kind() == http::ErrorKind::kClosed);
     }
   }
   SUBCASE("500 and 429: retried by the client, then reported") {
@@ -109,7 +110,7 @@ TEST_CASE("each fault, as the client sees it") {
       (void)client.post(request(start, m));
       FAIL("expected a timeout");
     } catch (const http::HttpError& e) {
-      CHECK(e.kind() == http::ErrorKind::timeout);
+      CHECK(e.kind() == http::ErrorKind::kTimeout);
     }
   }
   SUBCASE("a prompt asked again gets the next fault of its own repeatable sequence") {
@@ -125,6 +126,71 @@ TEST_CASE("each fault, as the client sees it") {
     CHECK(std::count(a.begin(), a.end(), 1) > 2);
     CHECK(std::count(a.begin(), a.end(), 0) > 2);
   }
+}
+
+TEST_CASE("API faults: rate limits with OpenAI's headers, an exhausted quota, huge replies") {
+  const Position start;
+  const std::string body = request(start, start.parse_move("d1-d6/g9"));
+  SUBCASE("rate limited") {
+    TeacherServer server({.api = {.rate_limited = 1, .retry_after_ms = 250}});
+    server.start();
+    http::HttpClient client(http::parse_url(server.url()), no_retries());
+    try {
+      (void)client.post(body);
+      FAIL("expected an error");
+    } catch (const http::HttpError& e) {
+      CHECK(e.status() == 429);
+    }
+    CHECK(server.stats().rate_limited == 1);
+    // Read as a reply, the headers ask for 250 ms.
+    httplib::Client raw("127.0.0.1", server.port());
+    const auto res = raw.Post("/v1/chat/completions", body, "application/json");
+    REQUIRE(res);
+    CHECK(res->status == 429);
+    CHECK(res->get_header_value("retry-after-ms") == "250");
+    CHECK(res->get_header_value("x-ratelimit-remaining-requests") == "0");
+    CHECK(res->get_header_value("x-ratelimit-reset-requests") == "250ms");
+    http::Response r;
+    r.status = 429;
+    for (const auto& [name, value] : res->headers) r.headers.push_back({name, value});
+    CHECK(http::detail::server_wait_ms(r) == 250);
+    CHECK(res->body.find("rate_limit_exceeded") != std::string::npos);
+  }
+  SUBCASE("quota exhausted: 429 insufficient_quota, returned by the client at once") {
+    TeacherServer server({.api = {.quota_exhausted = true}});
+    server.start();
+    http::ClientParams p = no_retries();
+    p.retries = 3;
+    http::HttpClient client(http::parse_url(server.url()), p);
+    const http::Response r = client.post(body);
+    CHECK(r.status == 429);
+    CHECK(http::quota_exhausted(r));
+    CHECK(server.stats().requests == 1);
+    CHECK(server.stats().quota == 1);
+  }
+  SUBCASE("huge: a good reply padded past the cap; a client with a larger cap reads it") {
+    TeacherServer server({.teacher = {.seed = 2}, .api = {.huge = 1, .huge_bytes = 5000}});
+    server.start();
+    http::ClientParams p = no_retries();
+    p.max_body_bytes = 4096;
+    http::HttpClient small(http::parse_url(server.url()), p);
+    try {
+      (void)small.post(body);
+      FAIL("expected too_large");
+    } catch (const http::HttpError& e) {
+      CHECK(e.kind() == http::ErrorKind::kTooLarge);
+    }
+    p.max_body_bytes = 5000;
+    http::HttpClient large(http::parse_url(server.url()), p);
+    const http::Response r = large.post(body);
+    CHECK(r.body.size() == 5000);
+    CHECK(parse_reply(r.body).scores ==
+          teacher_scores(start, start.parse_move("d1-d6/g9"), {.seed = 2}));
+    CHECK(server.stats().huge == 2);
+  }
+  CHECK_THROWS_AS(TeacherServer({.api = {.rate_limited = 0.7, .huge = 0.7}}),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(TeacherServer({.api = {.huge = -0.1}}), std::invalid_argument);
 }
 
 TEST_CASE("the key check, bad requests, and the request hook") {

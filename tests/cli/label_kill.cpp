@@ -1,7 +1,8 @@
 // `amazons label` as a user runs it, against the local teacher: killed with SIGKILL in the
 // middle of a run (twice), left with a torn last line, rerun — and then every label is in the
 // file exactly once, with the scores of an uninterrupted run. Also: the API key appears in
-// no output and no file, a wrong key stops the run, and `amazons teacher-serve` serves a run.
+// no output and no file, a wrong key stops the run, and `amazons teacher-serve` serves a run
+// (and, at another port and as localhost, finds the labels of the first server complete).
 //
 //   label_kill_test <path of amazons> <work directory>
 //
@@ -94,12 +95,16 @@ Result run(std::vector<std::string> args, std::vector<std::string> env, const st
   return r;
 }
 
-// (FEN, move) -> "move_score place_score", checking that no (teacher, FEN, move) repeats.
+// (FEN, move) -> "move_score place_score", checking that no (model, prompt, FEN, move)
+// repeats.
 std::map<std::string, std::string> labels_of(const std::string& path) {
   std::map<std::string, std::string> m;
-  const auto labels = amazons::read_labels(path);
+  std::size_t duplicates = 0;
+  const auto labels = amazons::read_labels(path, nullptr, &duplicates);
+  check(duplicates == 0, path + ": no label twice");
   for (const amazons::Label& l : labels) {
-    check(l.teacher == labels.front().teacher, path + ": one teacher");
+    check(l.model == labels.front().model && l.prompt == labels.front().prompt,
+          path + ": one teacher");
     const bool fresh = m.emplace(l.fen + "|" + l.move,
                                  std::to_string(l.move_score) + " " + std::to_string(l.place_score))
                            .second;
@@ -254,6 +259,18 @@ int main(int argc, char** argv) {
     results.push_back(run(label_args(url, served), env, dir, "served", child));
     check(results.back().exited(0), "a run against teacher-serve exits 0: " + results.back().err);
     check(labels_of(served) == expected, "teacher-serve gives the labels of the in-process server");
+    // The same teacher at another port, and named localhost: labels are keyed by model and
+    // prompt, so the reference file (written at another port) needs nothing more.
+    const std::string before = slurp(reference);
+    std::string moved = url;
+    if (const auto at = moved.find("127.0.0.1"); at != std::string::npos)
+      moved.replace(at, 9, "localhost");
+    results.push_back(run(label_args(moved, reference), env, dir, "moved", child));
+    check(results.back().exited(0),
+          "a run against the moved teacher exits 0: " + results.back().err);
+    check(results.back().out.find("labels     0 written, ") != std::string::npos,
+          "a run against the moved teacher asks for nothing: " + results.back().out);
+    check(slurp(reference) == before, "a run against the moved teacher adds no line");
   }
   ::kill(serve_pid, SIGTERM);
   std::string rest;

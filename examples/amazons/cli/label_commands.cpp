@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <unordered_set>
@@ -70,6 +71,7 @@ std::string retries_text(const LabelStats& s) {
   const auto add = [&](const std::string& what, std::uint64_t n) {
     if (n) out += (out.empty() ? "" : ", ") + what + " " + std::to_string(n);
   };
+  add("408", s.status_408);
   add("429", s.status_429);
   add("5xx", s.status_5xx);
   for (std::size_t k = 0; k < http::kErrorKinds; ++k)
@@ -100,9 +102,21 @@ void run_label(const LabelOptions& o) {
   if (o.board != "after" && o.board != "before") throw BadInput("--board is after or before");
   LabelerParams params = o.labeler;
   params.client.prompt.board_after_move = o.board == "after";
-  const std::string teacher = teacher_name(params.client);
+  const TeacherId teacher = teacher_id(params.client);
+  const std::string endpoint = endpoint_name(params.client);
 
-  LabelStore store(o.out, {.sync_every = o.sync_every});
+  // The file is opened (and locked, and read) before any game is played: a directory, a
+  // missing parent, an unwritable path or a file that is not a label file stops here (exit 2).
+  std::optional<LabelStore> opened;
+  try {
+    opened.emplace(o.out,
+                   LabelStoreParams{.sync_every = o.sync_every, .legacy_prompt = teacher.prompt});
+  } catch (const StoreError&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    throw BadInput(e.what());
+  }
+  LabelStore& store = *opened;
   if (store.torn_bytes())
     std::fprintf(stderr,
                  "amazons: %s: cut a torn last line (%zu bytes) left by an interrupted run\n",
@@ -128,9 +142,11 @@ void run_label(const LabelOptions& o) {
                           .move = job.position.move_to_string(job.move),
                           .move_score = out.scores->move,
                           .place_score = out.scores->place,
-                          .teacher = teacher,
+                          .model = teacher.model,
                           .attempts = out.attempts,
-                          .ms = out.seconds * 1000};
+                          .ms = out.seconds * 1000,
+                          .prompt = teacher.prompt,
+                          .endpoint = endpoint};
         ++(store.append(label) ? counts.written : counts.repeated);
       } else {
         ++counts.failed;
@@ -176,6 +192,10 @@ void run_label(const LabelOptions& o) {
         }
       }
       labeler->finish();
+    } catch (const TeacherUnreachable& e) {
+      // Nothing was asked: no summary, just why (exit 1).
+      labeler.reset();
+      throw std::runtime_error(std::string("label: ") + e.what());
     } catch (const TeacherError& e) {
       error = e.what();
     }
@@ -188,7 +208,8 @@ void run_label(const LabelOptions& o) {
   }
 
   const double seconds = watch.seconds();
-  std::printf("teacher    %s\n", teacher.c_str());
+  std::printf("teacher    %s (prompt %s) at %s\n", teacher.model.c_str(), teacher.prompt.c_str(),
+              endpoint.c_str());
   std::printf("players    %s vs %s\n", names[0].c_str(), names[1].c_str());
   std::printf("games      %zu: %llu positions, %llu candidate moves (%s)\n", o.games,
               static_cast<unsigned long long>(counts.positions),
@@ -221,8 +242,12 @@ void add_label(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "label", "Score candidate moves of positions from games with a teacher (an LLM endpoint)");
   cmd->add_option("--out,-o", o->out, "Label file (JSON lines); a rerun resumes it")->required();
-  cmd->add_option("--url", c.url, "Teacher endpoint (OpenAI-compatible chat completions, http://)")
+  cmd->add_option("--url", c.url,
+                  "Teacher endpoint (OpenAI-compatible chat completions, http:// or https://)")
       ->capture_default_str();
+  cmd->add_option("--ca-file", c.http.ca_file,
+                  "https: trust the CA certificates in this PEM file instead of the system's")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--model", c.request.model, "Model name sent to the teacher")
       ->capture_default_str();
   cmd->add_option("--key-env", c.key_env,
@@ -231,60 +256,55 @@ void add_label(CLI::App& app) {
   cmd->add_option("--players", o->players, "The two agents whose games give the positions")
       ->expected(2)
       ->capture_default_str();
-  cmd->add_option("--games,-g", o->games, "Games to play")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
-  cmd->add_option("--seed,-s", o->seed,
-                  "Seed of the games and candidates: the same seed, the same labels");
+  add_number(*cmd, "--games,-g", o->games, "Games to play", 1, 1000000);
+  add_seed(*cmd, "--seed,-s", o->seed,
+           "Seed of the games and candidates: the same seed, the same labels");
   cmd->add_option("--fen", o->fen, "Start position of every game (default: the 10x10 start)");
-  cmd->add_option("--random-plies", o->random_plies, "Random moves that open each game")
-      ->check(CLI::Range(std::size_t{0}, std::size_t{50}))
+  add_number(*cmd, "--random-plies", o->random_plies, "Random moves that open each game", 0, 50)
       ->capture_default_str();
-  cmd->add_option("--every", o->every, "Label every k-th position of a game")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{100}))
+  add_number(*cmd, "--every", o->every, "Label every k-th position of a game", 1, 100)
       ->capture_default_str();
-  cmd->add_option("--max-plies", o->max_plies,
-                  "Stop each game after this many plies (0: play it out)");
+  add_number(*cmd, "--max-plies", o->max_plies,
+             "Stop each game after this many plies (0: play it out)", 0, 100000);
   cmd->add_option(
          "--candidates", o->candidates,
          "Candidate moves: tree:nodes=60,seed=1 (what `train` reads) | search:n=8,iters=400 | "
          "prior:n=8 | random:n=8 | all")
       ->capture_default_str();
-  cmd->add_option("--connections,-c", o->labeler.connections, "Labels asked for at once")
-      ->check(CLI::Range(std::size_t{1}, std::size_t{256}))
+  add_number(*cmd, "--connections,-c", o->labeler.connections, "Labels asked for at once", 1, 256)
       ->capture_default_str();
-  cmd->add_option("--max-attempts", c.max_attempts,
-                  "Replies asked for per label (rejected ones are asked again)")
-      ->check(CLI::Range(1, 100))
+  add_number(*cmd, "--max-attempts", c.max_attempts,
+             "Replies asked for per label (rejected ones are asked again)", 1, 100)
       ->capture_default_str();
-  cmd->add_option("--retries", c.http.retries,
-                  "Retries of a request after a connection error, timeout, 429 or 5xx")
-      ->check(CLI::Range(0, 100))
+  add_number(*cmd, "--retries", c.http.retries,
+             "Retries of a request after a connection error, timeout, 408, 429 or 5xx", 0, 100)
       ->capture_default_str();
-  cmd->add_option("--backoff-ms", c.http.backoff_ms,
-                  "Delay before the first retry (doubles, with jitter)")
-      ->check(CLI::Range(0, 600000))
+  add_number(*cmd, "--backoff-ms", c.http.backoff_ms,
+             "Delay before the first retry (doubles, with jitter)", 0, 600000)
       ->capture_default_str();
-  cmd->add_option("--timeout-ms", c.http.read_timeout_ms, "Longest wait for a whole reply")
-      ->check(CLI::Range(1, 3600000))
+  add_number(*cmd, "--timeout-ms", c.http.read_timeout_ms, "Longest wait for a whole reply", 1,
+             3600000)
       ->capture_default_str();
-  cmd->add_option("--connect-timeout-ms", c.http.connect_timeout_ms,
-                  "Longest wait for a connection")
-      ->check(CLI::Range(1, 600000))
+  add_number(*cmd, "--connect-timeout-ms", c.http.connect_timeout_ms,
+             "Longest wait for a connection", 1, 600000)
       ->capture_default_str();
-  cmd->add_option("--temperature", c.request.temperature,
-                  "Sampling temperature sent (default: not sent)")
-      ->check(CLI::Range(0.0, 2.0));
-  cmd->add_option("--max-tokens", c.request.max_tokens, "max_tokens sent (0: not sent)")
-      ->check(CLI::Range(0, 100000))
+  add_number(*cmd, "--temperature", c.request.temperature,
+             "Sampling temperature sent (default: not sent)", 0.0, 2.0);
+  add_number(*cmd, "--max-tokens", c.request.max_tokens, "max_tokens sent (0: not sent)", 0, 100000)
+      ->capture_default_str();
+  add_number(*cmd, "--max-completion-tokens", c.request.max_completion_tokens,
+             "Send max_completion_tokens N instead of max_tokens (for models that refuse "
+             "max_tokens; 0: not sent)",
+             0, 100000)
       ->capture_default_str();
   cmd->add_option("--board", o->board, "The prompt's board: after or before the move")
       ->check(CLI::IsMember({"after", "before"}))
       ->capture_default_str();
-  cmd->add_option("--give-up-after", o->labeler.give_up_after,
-                  "Stop after this many labels in a row failed (0: never)")
+  add_number(*cmd, "--give-up-after", o->labeler.give_up_after,
+             "Stop after this many labels in a row failed (0: never)", 0, 1000000000)
       ->capture_default_str();
-  cmd->add_option("--sync-every", o->sync_every,
-                  "fdatasync the file after this many labels (0: only at the end)")
+  add_number(*cmd, "--sync-every", o->sync_every,
+             "fdatasync the file after this many labels (0: only at the end)", 0, 1000000000)
       ->capture_default_str();
   cmd->callback([o] { run_label(*o); });
 }
@@ -300,47 +320,28 @@ void add_teacher_serve(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "teacher-serve",
       "Serve the local teacher (an OpenAI-compatible endpoint) on 127.0.0.1 until interrupted");
-  cmd->add_option("--port,-p", o->server.port, "Port (0: any free port, printed)")
-      ->check(CLI::Range(0, 65535))
+  add_number(*cmd, "--port,-p", o->server.port, "Port (0: any free port, printed)", 0, 65535)
       ->capture_default_str();
-  // A number in [lo, hi]. CLI::Range lets NaN through (every comparison with it is false);
-  // this refuses NaN and the infinities too.
-  const auto finite_in = [](double lo, double hi) {
-    std::ostringstream range;
-    range << "[" << lo << ", " << hi << "]";
-    return CLI::Validator(
-        [lo, hi, r = range.str()](std::string& text) -> std::string {
-          double v = 0;
-          if (!CLI::detail::lexical_cast(text, v) || !std::isfinite(v))
-            return "Value " + text + " is not a finite number";
-          if (v < lo || v > hi) return "Value " + text + " not in range " + r;
-          return {};
-        },
-        "FLOAT in " + range.str());
-  };
   auto& teacher = o->server.teacher;
-  cmd->add_option("--seed,-s", teacher.seed, "Seed of the noise, the hallucinations and the faults")
+  add_seed(*cmd, "--seed,-s", teacher.seed, "Seed of the noise, the hallucinations and the faults")
       ->capture_default_str();
-  cmd->add_option("--noise", teacher.noise,
-                  "Standard deviation of the Gaussian noise on each score")
-      ->check(finite_in(0.0, 10.0))
+  add_number(*cmd, "--noise", teacher.noise,
+             "Standard deviation of the Gaussian noise on each score", 0.0, 10.0)
       ->capture_default_str();
-  cmd->add_option("--hallucination", teacher.hallucination,
-                  "Probability that a label's two scores are uniform random numbers")
-      ->check(finite_in(0.0, 1.0))
+  add_number(*cmd, "--hallucination", teacher.hallucination,
+             "Probability that a label's two scores are uniform random numbers", 0.0, 1.0)
       ->capture_default_str();
-  cmd->add_option("--bias", teacher.bias,
-                  "bias*(d-0.5) is added to both scores, d the queen move's length over the "
-                  "longest possible (> 0: long moves score higher)")
-      ->check(finite_in(-1.0, 1.0))
+  add_number(*cmd, "--bias", teacher.bias,
+             "bias*(d-0.5) is added to both scores, d the queen move's length over the "
+             "longest possible (> 0: long moves score higher)",
+             -1.0, 1.0)
       ->capture_default_str();
-  cmd->add_option(
-         "--scale", teacher.scale,
-         "A score is 0.5+0.5*tanh(h/scale) of the hidden gain h (about squares of territory)")
-      ->check(finite_in(0.001, 100.0))
+  add_number(*cmd, "--scale", teacher.scale,
+             "A score is 0.5+0.5*tanh(h/scale) of the hidden gain h (about squares of territory)",
+             0.001, 100.0)
       ->capture_default_str();
   const auto probability = [&](const char* name, double& p, const char* help) {
-    cmd->add_option(name, p, help)->check(finite_in(0.0, 1.0))->capture_default_str();
+    add_number(*cmd, name, p, help, 0.0, 1.0)->capture_default_str();
   };
   probability("--malformed", f.malformed, "Probability of a malformed reply");
   probability("--out-of-range", f.out_of_range, "Probability of scores outside [0, 1]");
@@ -349,12 +350,24 @@ void add_teacher_serve(CLI::App& app) {
   probability("--error500", f.error_500, "Probability of HTTP 500");
   probability("--error429", f.error_429, "Probability of HTTP 429");
   probability("--chunked", f.chunked, "Probability of a good reply sent chunked");
-  cmd->add_option("--slow-ms", f.slow_ms, "Delay of a slow reply")
-      ->check(CLI::Range(0, 3600000))
+  auto& api = o->server.api;
+  probability("--rate-limited", api.rate_limited,
+              "Probability of HTTP 429 with OpenAI's rate-limit headers (retry-after-ms, "
+              "x-ratelimit-*)");
+  add_number(*cmd, "--retry-after-ms", api.retry_after_ms, "The wait a rate-limited reply asks for",
+             0, 3600000)
+      ->capture_default_str();
+  probability("--huge", api.huge, "Probability of a good reply padded past --huge-bytes");
+  add_number(*cmd, "--huge-bytes", api.huge_bytes,
+             "Size of a huge reply (default: just over the labeler's 1 MiB cap)", 1,
+             std::size_t{1} << 30)
+      ->capture_default_str();
+  cmd->add_flag("--quota-exhausted", api.quota_exhausted,
+                "Answer every request 429 insufficient_quota");
+  add_number(*cmd, "--slow-ms", f.slow_ms, "Delay of a slow reply", 0, 3600000)
       ->capture_default_str();
   cmd->add_option("--key-env", o->key_env, "Require the API key held in this environment variable");
-  cmd->add_option("--threads", o->server.threads, "Connections served at once")
-      ->check(CLI::Range(1, 1024))
+  add_number(*cmd, "--threads", o->server.threads, "Connections served at once", 1, 1024)
       ->capture_default_str();
   cmd->callback([o] {
     TeacherServerParams params = o->server;
@@ -366,6 +379,7 @@ void add_teacher_serve(CLI::App& app) {
     try {
       params.teacher.validate();
       params.faults.validate();
+      params.api.validate();
     } catch (const std::invalid_argument& e) {
       throw BadInput(e.what());
     }
@@ -391,7 +405,9 @@ void add_teacher_serve(CLI::App& app) {
     for (std::size_t k = 1; k < kFaultKinds; ++k)
       std::printf(" %s %llu", fault_name(static_cast<Fault>(k)),
                   static_cast<unsigned long long>(s.faults[k]));
-    std::printf("\n");
+    std::printf(" rate_limited %llu huge %llu quota %llu\n",
+                static_cast<unsigned long long>(s.rate_limited),
+                static_cast<unsigned long long>(s.huge), static_cast<unsigned long long>(s.quota));
   });
 }
 

@@ -2,15 +2,20 @@
 //
 // TeacherClient labels one move at a time on one kept-alive connection: it writes the
 // paper's prompt (teacher_protocol.hpp), POSTs it to an OpenAI-compatible chat-completions
-// endpoint (http_client.hpp retries connection failures, timeouts, 429 and 5xx with
-// backoff), and reads the reply; a reply that is not exactly two numbers in [0, 1] is
-// rejected, counted by kind, and asked again, up to max_attempts replies per label.
+// endpoint over http:// or https:// (http_client.hpp retries connection failures, timeouts,
+// replies over the caps, 408, 429 and 5xx with backoff, and waits as the rate-limit headers
+// ask), and reads the reply; a reply that is not exactly two numbers in [0, 1] is rejected,
+// counted by kind, and asked again, up to max_attempts replies per label.
 //
 // Labeler runs `connections` TeacherClients on as many threads over a bounded queue of jobs
 // and hands each finished job to a sink (the label store, a progress line, an agent's score
-// table). It stops with a TeacherError when retrying cannot help: the endpoint refuses the
-// request itself (401, 403, 404, 405), or `give_up_after` labels in a row failed (the
-// server is down or answers garbage) — what was handed to the sink stays handed.
+// table). Its first job checks that the teacher can be reached at all (a connection, TLS
+// included), within probe_ms: a teacher that is not there fails the run in seconds, while
+// faults after that point get the full retries. It stops with a TeacherError when retrying
+// cannot help: the teacher cannot be reached at the start (TeacherUnreachable), the endpoint
+// refuses the request itself (401, 403, 404, 405), the quota is exhausted (429
+// insufficient_quota), or `give_up_after` labels in a row failed (the server is down or
+// answers garbage) — what was handed to the sink stays handed.
 //
 // The API key is read from an environment variable (named by key_env), sent as
 // "Authorization: Bearer <key>", and never written anywhere: messages are redacted.
@@ -35,11 +40,13 @@
 #include <vector>
 
 #include "amazons/paper/http_client.hpp"
+#include "amazons/paper/label_store.hpp"
 #include "amazons/paper/teacher_protocol.hpp"
 
 namespace amazons {
 
-// The endpoint a teacher URL names: the URL itself, except that an empty path (or "/")
+// The endpoint a teacher URL (http:// or https://) names: the URL itself, except that an
+// empty path (or "/")
 // becomes /v1/chat/completions and a path ending in /v1 gets /chat/completions added, so
 // that base URLs as OpenAI clients take them work too. Throws http::UrlError.
 inline http::Url teacher_endpoint(std::string_view text) {
@@ -58,26 +65,41 @@ inline http::Url teacher_endpoint(std::string_view text) {
 
 struct TeacherClientParams {
   std::string url = "http://127.0.0.1:8080/v1/chat/completions";  // see teacher_endpoint
-  RequestParams request{};                                        // model, temperature, max_tokens
-  PromptParams prompt{};  // the board before or after the move
+  RequestParams request{};  // model, temperature, max_tokens or max_completion_tokens
+  PromptParams prompt{};    // the board before or after the move
   // The environment variable that holds the API key; unset or empty: no key is sent.
   std::string key_env = "OPENAI_API_KEY";
   int max_attempts = 4;       // replies asked for per label (a rejected reply is asked again)
-  http::ClientParams http{};  // timeouts, caps, transport retries and backoff
+  http::ClientParams http{};  // timeouts, caps, transport retries and backoff, CA file
 };
 
-// The teacher's name in the label store: "model@http://host:port/path" (no query string).
-inline std::string teacher_name(const TeacherClientParams& params) {
-  const http::Url url = teacher_endpoint(params.url);
-  return params.request.model + "@http://" + url.authority() +
-         url.target.substr(0, url.target.find('?'));
+// What the labels of this teacher are keyed by, besides position and move: the model and
+// the prompt version (label_store.hpp). The URL is not part of it: the same model behind
+// another port or host name gives the same labels.
+inline TeacherId teacher_id(const TeacherClientParams& params) {
+  return {params.request.model, prompt_version(params.prompt)};
 }
 
-// A failure that asking again cannot fix: the endpoint refused the request itself, or many
-// labels in a row failed. One line, with the API key redacted.
+// The endpoint as a label records it: "http://host:port/path" (https:// for TLS), without
+// the query string. Throws http::UrlError.
+inline std::string endpoint_name(const TeacherClientParams& params) {
+  http::Url url = teacher_endpoint(params.url);
+  url.target = url.target.substr(0, url.target.find('?'));
+  return url.str();
+}
+
+// A failure that asking again cannot fix: the endpoint refused the request itself, the
+// quota is exhausted, or many labels in a row failed. One line, with the API key redacted.
 class TeacherError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+// The teacher could not be reached when the labeler started: "cannot reach the teacher at
+// <url>: <why>". Nothing was asked.
+class TeacherUnreachable : public TeacherError {
+ public:
+  using TeacherError::TeacherError;
 };
 
 // Counters of one client or, added up, of a labeler.
@@ -90,7 +112,8 @@ struct LabelStats {
   std::array<std::string, kRejectionKinds> example{};     // the first of each kind, quoted
   std::uint64_t other_status = 0;  // replies whose status failed a label (e.g. 400)
   std::uint64_t http_retries = 0;  // transport retries (each after a backoff delay)
-  std::uint64_t status_429 = 0;    // 429 replies (retried)
+  std::uint64_t status_408 = 0;    // 408 replies (retried)
+  std::uint64_t status_429 = 0;    // 429 replies (retried, but for insufficient_quota)
   std::uint64_t status_5xx = 0;    // 5xx replies (retried)
   std::array<std::uint64_t, http::kErrorKinds> http_errors{};  // failed attempts, by kind
   std::string last_error;                                      // the last failed label's reason
@@ -107,7 +130,7 @@ struct LabelStats {
       if (example[k].empty()) example[k] = o.example[k];
     }
     other_status += o.other_status, http_retries += o.http_retries;
-    status_429 += o.status_429, status_5xx += o.status_5xx;
+    status_408 += o.status_408, status_429 += o.status_429, status_5xx += o.status_5xx;
     for (std::size_t k = 0; k < http::kErrorKinds; ++k) http_errors[k] += o.http_errors[k];
     if (!o.last_error.empty()) last_error = o.last_error;
   }
@@ -124,8 +147,9 @@ struct ScoreOutcome {
 class TeacherClient {
  public:
   // Reads the API key from the environment now. `seed` drives the backoff jitter. Throws
-  // http::UrlError for a bad URL, and std::invalid_argument for max_attempts < 1 or a key
-  // with control characters (the message names the variable, never the key).
+  // http::UrlError for a bad URL, and std::invalid_argument for max_attempts < 1, a key
+  // with control characters (the message names the variable, never the key), or a CA file
+  // that cannot be read.
   TeacherClient(const TeacherClientParams& params, std::uint64_t seed)
       : params_(params), http_(teacher_endpoint(params.url), with_seed(params.http, seed)) {
     if (params_.max_attempts < 1) throw std::invalid_argument("max_attempts must be at least 1");
@@ -150,7 +174,8 @@ class TeacherClient {
 
   // Asks for the scores of `m`, legal in `before`. A failed label is an outcome with an
   // error; throws TeacherError only when the endpoint refuses the request itself (HTTP 401,
-  // 403, 404, 405: a wrong key, URL or method), which no retry would change.
+  // 403, 404, 405: a wrong key, URL or method) or says the quota is exhausted (429
+  // insufficient_quota), which no retry would change.
   ScoreOutcome score(const Position& before, const Move& m) {
     const auto start = std::chrono::steady_clock::now();
     const std::string body =
@@ -169,7 +194,7 @@ class TeacherClient {
       sync_http_stats();
       return out;
     };
-    Rejection last = Rejection::not_json;
+    Rejection last = Rejection::kNotJson;
     for (out.attempts = 1; out.attempts <= params_.max_attempts; ++out.attempts) {
       http::Response r;
       try {
@@ -182,6 +207,11 @@ class TeacherClient {
         throw TeacherError(redact(
             status_text(r) + ": the endpoint refuses the request (check --url and the key in $" +
             params_.key_env + ")"));
+      }
+      if (http::quota_exhausted(r)) {
+        sync_http_stats();
+        throw TeacherError(redact("quota exhausted: " + status_text(r) +
+                                  " (insufficient_quota: add credit or use another key)"));
       }
       if (r.status < 200 || r.status > 299) {
         ++stats_.other_status;
@@ -201,6 +231,16 @@ class TeacherClient {
     out.attempts = params_.max_attempts;
     return finish("no acceptable reply in " + std::to_string(params_.max_attempts) +
                   " attempts (last: " + rejection_name(last) + ")");
+  }
+
+  // Opens the connection now (TLS handshake included), unless one is open: one attempt.
+  // Throws http::HttpError, its message redacted.
+  void open() {
+    try {
+      http_.open();
+    } catch (const http::HttpError& e) {
+      throw http::HttpError(e.kind(), redact(e.what()), e.status());
+    }
   }
 
   [[nodiscard]] const LabelStats& stats() const noexcept { return stats_; }
@@ -240,6 +280,7 @@ class TeacherClient {
   void sync_http_stats() {
     const http::ClientStats& h = http_.stats();
     stats_.http_retries = h.retries;
+    stats_.status_408 = h.status_408;
     stats_.status_429 = h.status_429;
     stats_.status_5xx = h.status_5xx;
     stats_.http_errors = h.errors;
@@ -267,6 +308,12 @@ struct LabelerParams {
   std::size_t queue = 0;           // jobs waiting at most (submit blocks); 0: 4 × connections
   std::size_t give_up_after = 20;  // stop after this many labels in a row failed; 0: never
   std::uint64_t seed = 1;          // backoff jitter: connection k uses seed + k
+  // The first submit() checks that the teacher can be reached: a connection (TLS included)
+  // is tried, again after 100, 200, 400, ... ms while probe_ms have not passed, and a
+  // TeacherUnreachable is thrown when none is made (at once for a host name that does not
+  // resolve or a certificate that is not accepted). 0: no check (failures then go through
+  // the full retries of every label).
+  int probe_ms = 2000;
 };
 
 class Labeler {
@@ -299,9 +346,14 @@ class Labeler {
   Labeler(const Labeler&) = delete;
   Labeler& operator=(const Labeler&) = delete;
 
-  // Queues a job; blocks while the queue is full. Rethrows the error that stopped the
-  // labeler, if one did.
+  // Queues a job; blocks while the queue is full. The first call checks that the teacher
+  // can be reached (LabelerParams::probe_ms) and throws TeacherUnreachable when it cannot.
+  // Rethrows the error that stopped the labeler, if one did.
   void submit(LabelJob job) {
+    if (!probed_) {
+      probe();  // no job is queued yet, so no worker uses clients_[0]
+      probed_ = true;
+    }
     std::unique_lock lock(mutex_);
     room_.wait(lock, [&] { return queue_.size() < capacity_ || error_; });
     if (error_) std::rethrow_exception(error_);
@@ -332,6 +384,26 @@ class Labeler {
   }
 
  private:
+  void probe() {
+    if (params_.probe_ms <= 0) return;
+    TeacherClient& client = *clients_[0];
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::milliseconds(params_.probe_ms);
+    std::chrono::milliseconds delay(100);
+    for (;;) {
+      try {
+        client.open();
+        return;
+      } catch (const http::HttpError& e) {
+        if (!e.retryable() || std::chrono::steady_clock::now() + delay > deadline)
+          throw TeacherUnreachable("cannot reach the teacher at " + client.endpoint().str() + ": " +
+                                   e.what());
+      }
+      std::this_thread::sleep_for(delay);
+      delay *= 2;
+    }
+  }
+
   void join() {
     for (auto& t : threads_)
       if (t.joinable()) t.join();
@@ -388,6 +460,7 @@ class Labeler {
   std::size_t capacity_ = 0;
   std::vector<std::unique_ptr<TeacherClient>> clients_;  // one per thread, used by it only
   std::vector<std::thread> threads_;
+  bool probed_ = false;       // the first submit() has checked the teacher (caller's thread)
   mutable std::mutex mutex_;  // guards everything below, and calls of sink_
   std::condition_variable more_, room_, idle_;
   std::deque<LabelJob> queue_;

@@ -259,14 +259,14 @@ inline Scores teacher_scores(const Position& before, const Move& m, const Teache
 
 // What the server does instead of (or before) a good reply.
 enum class Fault : std::uint8_t {
-  none,
-  malformed,     // a reply the labeler must reject: prose, one number, extra text, three
-                 // numbers, empty, NaN, a body that is not JSON, JSON without the content
-  out_of_range,  // two numbers, not both in [0, 1]
-  slow,          // the good reply, after TeacherFaults::slow_ms
-  drop,          // the headers and half the body, then the connection is closed
-  error_500,     // HTTP 500
-  error_429,     // HTTP 429 (rate limited)
+  kNone,
+  kMalformed,   // a reply the labeler must reject: prose, one number, extra text, three
+                // numbers, empty, NaN, a body that is not JSON, JSON without the content
+  kOutOfRange,  // two numbers, not both in [0, 1]
+  kSlow,        // the good reply, after TeacherFaults::slow_ms
+  kDrop,        // the headers and half the body, then the connection is closed
+  kError500,    // HTTP 500
+  kError429,    // HTTP 429 (rate limited)
 };
 inline constexpr std::size_t kFaultKinds = 7;
 
@@ -310,7 +310,7 @@ inline Fault choose_fault(const TeacherFaults& f, std::uint64_t key) {
     if (u < ps[i]) return static_cast<Fault>(i + 1);
     u -= ps[i];
   }
-  return Fault::none;
+  return Fault::kNone;
 }
 
 // A malformed reply for `scores`, one of eight kinds chosen by `key`. `body` is true when

@@ -17,7 +17,10 @@ class TeacherAgent final : public Agent {
   explicit TeacherAgent(const TeacherAgentOptions& options) : options_(options) {
     options_.teacher.validate();
     options_.client.url = options_.url;
-    if (!options_.url.empty()) (void)teacher_endpoint(options_.url);  // a bad URL fails now
+    if (!options_.url.empty()) {  // a bad URL, or a CA file that cannot be read, fails now
+      const http::Url url = teacher_endpoint(options_.url);
+      if (url.tls) (void)http::HttpClient(url, options_.client.http);
+    }
   }
 
   std::string name() const override { return options_.name; }
@@ -35,8 +38,12 @@ class TeacherAgent final : public Agent {
       for (std::size_t i = 0; i < candidates.size(); ++i)
         scores[i] = teacher_scores(pos, candidates[i], options_.teacher);
     } else {
-      LabelerParams params{
-          .client = options_.client, .connections = options_.connections, .give_up_after = 0};
+      // Until the teacher has answered once, a teacher that cannot be reached fails the move
+      // within the labeler's probe (seconds); after that, faults get the full retries.
+      LabelerParams params{.client = options_.client,
+                           .connections = options_.connections,
+                           .give_up_after = 0,
+                           .probe_ms = reached_ ? 0 : LabelerParams{}.probe_ms};
       try {
         Labeler labeler(params, [&](const LabelJob& job, const ScoreOutcome& out) {
           scores[job.tag] = out.scores;
@@ -48,6 +55,7 @@ class TeacherAgent final : public Agent {
         failure = e.what();
       }
     }
+    for (const auto& s : scores) reached_ = reached_ || s.has_value();
     // The best sum; ties broken uniformly at random.
     double best = -std::numeric_limits<double>::infinity();
     std::size_t choice = candidates.size(), ties = 0, scored = 0;
@@ -79,6 +87,7 @@ class TeacherAgent final : public Agent {
  private:
   TeacherAgentOptions options_;
   std::uint64_t seed_ = 0;  // reset()'s seed: the candidates and the ties
+  bool reached_ = false;    // with a URL: the teacher has scored a move
 };
 
 }  // namespace

@@ -45,7 +45,10 @@ struct TeacherAgentOptions {
 
 // A teacher agent. With a URL, a candidate whose label fails is left out; when every
 // candidate fails (or the endpoint refuses the requests), choose() throws
-// std::runtime_error naming the reason. Throws http::UrlError for a bad URL and
+// std::runtime_error naming the reason. Until the endpoint has answered once, choose() fails
+// within seconds when it cannot be reached (Labeler's probe); after that a fault gets the
+// full retries. An https:// URL trusts the system's CA store, or $SSL_CERT_FILE, or
+// client.http.ca_file. Throws http::UrlError for a bad URL and
 // std::invalid_argument for knobs out of range (TeacherParams::validate).
 [[nodiscard]] std::unique_ptr<Agent> make_teacher_agent(const TeacherAgentOptions& options);
 

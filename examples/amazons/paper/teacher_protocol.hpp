@@ -47,6 +47,16 @@ struct PromptParams {
   bool board_after_move = true;
 };
 
+// The version of make_prompt's text: part of what a label is keyed by (label_store.hpp), so
+// labels asked with another prompt are asked again. Change it whenever the text changes.
+inline constexpr std::string_view kPromptVersion = "table1";
+
+// The prompt version of labels asked with `params`: kPromptVersion and the board shown,
+// "table1-after" or "table1-before".
+inline std::string prompt_version(const PromptParams& params = {}) {
+  return std::string(kPromptVersion) + (params.board_after_move ? "-after" : "-before");
+}
+
 // The board of `pos` as the prompt's grid: one line per row, top row first, squares
 // separated by single spaces, 0 empty, 1 white queen, 2 black queen, 3 arrow. No final
 // line break.
@@ -259,6 +269,9 @@ struct RequestParams {
   std::string model = "gpt-4o-mini";  // the "model" field
   double temperature = -1;            // the "temperature" field; negative: not sent
   int max_tokens = 16;                // the "max_tokens" field; 0: not sent
+  // The "max_completion_tokens" field, sent instead of max_tokens when above 0 (models such
+  // as OpenAI's o-series refuse max_tokens); 0: not sent.
+  int max_completion_tokens = 0;
 };
 
 // A chat-completions request body: the prompt as the one user message.
@@ -267,7 +280,10 @@ inline std::string make_request_body(const std::string& prompt, const RequestPar
       {"model", params.model},
       {"messages", nlohmann::json::array({{{"role", "user"}, {"content", prompt}}})}};
   if (params.temperature >= 0) j["temperature"] = params.temperature;
-  if (params.max_tokens > 0) j["max_tokens"] = params.max_tokens;
+  if (params.max_completion_tokens > 0)
+    j["max_completion_tokens"] = params.max_completion_tokens;
+  else if (params.max_tokens > 0)
+    j["max_tokens"] = params.max_tokens;
   return j.dump();
 }
 
@@ -311,14 +327,14 @@ inline ChatRequest parse_request_body(std::string_view body) {
 
 // Why a reply was not accepted.
 enum class Rejection : std::uint8_t {
-  not_json,          // the reply body is not JSON
-  no_content,        // JSON without choices[0].message.content as a string
-  empty,             // the content is empty or only whitespace
-  prose,             // the content holds something other than numbers and whitespace
-  one_number,        // a single number
-  too_many_numbers,  // three or more numbers
-  not_finite,        // two numbers, one of them NaN or infinite
-  out_of_range,      // two numbers, one of them outside [0, 1]
+  kNotJson,         // the reply body is not JSON
+  kNoContent,       // JSON without choices[0].message.content as a string
+  kEmpty,           // the content is empty or only whitespace
+  kProse,           // the content holds something other than numbers and whitespace
+  kOneNumber,       // a single number
+  kTooManyNumbers,  // three or more numbers
+  kNotFinite,       // two numbers, one of them NaN or infinite
+  kOutOfRange,      // two numbers, one of them outside [0, 1]
 };
 inline constexpr std::size_t kRejectionKinds = 8;
 
@@ -338,7 +354,7 @@ struct Scores {
 // A reply read: the scores, or why there are none, and the content as received.
 struct Reply {
   std::optional<Scores> scores;
-  Rejection rejection = Rejection::not_json;  // when !scores
+  Rejection rejection = Rejection::kNotJson;  // when !scores
   std::string content;
 };
 
@@ -365,7 +381,7 @@ inline Reply parse_scores(std::string_view content) {
     double v = 0;
     const auto [end, ec] = std::from_chars(content.data() + i, content.data() + j, v);
     if (end != content.data() + j || (ec != std::errc() && ec != std::errc::result_out_of_range)) {
-      r.rejection = Rejection::prose;
+      r.rejection = Rejection::kProse;
       return r;
     }
     if (ec == std::errc::result_out_of_range) range_error = true;
@@ -374,15 +390,15 @@ inline Reply parse_scores(std::string_view content) {
     i = j;
   }
   if (numbers == 0) {
-    r.rejection = Rejection::empty;
+    r.rejection = Rejection::kEmpty;
   } else if (numbers == 1) {
-    r.rejection = Rejection::one_number;
+    r.rejection = Rejection::kOneNumber;
   } else if (numbers > 2) {
-    r.rejection = Rejection::too_many_numbers;
+    r.rejection = Rejection::kTooManyNumbers;
   } else if (!std::isfinite(values[0]) || !std::isfinite(values[1])) {
-    r.rejection = Rejection::not_finite;
+    r.rejection = Rejection::kNotFinite;
   } else if (range_error || values[0] < 0 || values[0] > 1 || values[1] < 0 || values[1] > 1) {
-    r.rejection = Rejection::out_of_range;
+    r.rejection = Rejection::kOutOfRange;
   } else {
     r.scores = Scores{values[0] + 0.0, values[1] + 0.0};  // + 0.0: -0 becomes 0
   }
@@ -394,7 +410,7 @@ inline Reply parse_reply(std::string_view body) {
   const nlohmann::json j = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
   Reply r;
   if (j.is_discarded()) {
-    r.rejection = Rejection::not_json;
+    r.rejection = Rejection::kNotJson;
     r.content = std::string(body.substr(0, 200));
     return r;
   }
@@ -403,7 +419,7 @@ inline Reply parse_reply(std::string_view body) {
       !j["choices"][0].contains("message") || !j["choices"][0]["message"].is_object() ||
       !j["choices"][0]["message"].contains("content") ||
       !j["choices"][0]["message"]["content"].is_string()) {
-    r.rejection = Rejection::no_content;
+    r.rejection = Rejection::kNoContent;
     r.content = std::string(body.substr(0, 200));
     return r;
   }

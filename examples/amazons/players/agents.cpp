@@ -41,7 +41,14 @@ struct ParamDef {
 class Values {
  public:
   explicit Values(std::map<std::string, std::string> v) : v_(std::move(v)) {}
-  [[nodiscard]] double number(const std::string& k) const { return std::stod(v_.at(k)); }
+  // A number parameter's value, which the spec check has read with std::from_chars (not
+  // std::stod: that throws std::out_of_range for a subnormal such as 1e-310).
+  [[nodiscard]] double number(const std::string& k) const {
+    const std::string& s = v_.at(k);
+    double v = 0;
+    (void)std::from_chars(s.data(), s.data() + s.size(), v);
+    return v;
+  }
   [[nodiscard]] std::uint64_t count(const std::string& k) const {
     return static_cast<std::uint64_t>(number(k));
   }
@@ -366,6 +373,11 @@ TeacherAgentOptions teacher_options(const Values& v, const std::string& name) {
   TeacherAgentOptions o;
   o.name = name;
   if (v.text("url") != "local") o.url = v.text("url");
+  if (v.text("ca") != "system") {
+    if (o.url.rfind("https://", 0) != 0)
+      throw SpecError("agent teacher: ca= is for an https:// url");
+    o.client.http.ca_file = v.text("ca");
+  }
   o.teacher.seed = v.count("seed");
   o.teacher.noise = v.number("noise");
   o.teacher.hallucination = v.number("hallucination");
@@ -530,7 +542,10 @@ const std::vector<AgentDef>& registry() {
          "teacher scores highest (move_score + place_score): the local teacher in-process (a "
          "noisy, hallucinating, biased one-ply Lieberum judge), or an OpenAI-compatible "
          "endpoint (docs/labeler.md)",
-         {{"url", "local", "chat-completions endpoint, http:// (local: the local teacher)", {"*"}},
+         {{"url",
+           "local",
+           "chat-completions endpoint, http:// or https:// (local: the local teacher)",
+           {"*"}},
           {"candidates",
            "8",
            "moves thought of per turn: K distinct uniformly random legal moves, seeded by the "
@@ -560,7 +575,12 @@ const std::vector<AgentDef>& registry() {
            {},
            0.001,
            100},
-          {"connections", "4", "with a URL: labels asked for at once", {}, 1, 256, true}},
+          {"connections", "4", "with a URL: labels asked for at once", {}, 1, 256, true},
+          {"ca",
+           "system",
+           "with an https URL: a PEM file of CA certificates to trust (system: the system's "
+           "store)",
+           {"*"}}},
          [](const Values& v, const std::string& n) {
            if (v.text("url") != "local") {
              try {
@@ -569,7 +589,13 @@ const std::vector<AgentDef>& registry() {
                throw SpecError("agent teacher: " + std::string(e.what()));
              }
            }
-           return make_teacher_agent(teacher_options(v, n));
+           try {
+             return make_teacher_agent(teacher_options(v, n));
+           } catch (const SpecError&) {
+             throw;
+           } catch (const std::invalid_argument& e) {  // e.g. a CA file that is no PEM file
+             throw SpecError("agent teacher: " + std::string(e.what()));
+           }
          }});
     return d;
   }();
@@ -588,9 +614,15 @@ std::string format_number(double v) {
   return out.str();
 }
 
-}  // namespace
+// A spec read and checked: its agent, every parameter's value (defaults filled in) and the
+// canonical spec. Throws SpecError.
+struct ParsedSpec {
+  const AgentDef* def = nullptr;
+  std::map<std::string, std::string> values;
+  std::string canonical;
+};
 
-std::unique_ptr<Agent> make_agent(std::string_view spec) {
+ParsedSpec parse_spec(std::string_view spec) {
   const std::string text(spec);
   const auto colon = text.find(':');
   const std::string name = text.substr(0, colon);
@@ -654,7 +686,16 @@ std::unique_ptr<Agent> make_agent(std::string_view spec) {
   const Values v(values);
   if (values.count("iters") && values.count("ms") && v.count("iters") == 0 && v.number("ms") == 0)
     throw SpecError("agent " + name + ": give iters or ms a positive value");
-  return def->make(v, canonical);
+  return {&*def, std::move(values), std::move(canonical)};
+}
+
+}  // namespace
+
+std::string canonical_spec(std::string_view spec) { return parse_spec(spec).canonical; }
+
+std::unique_ptr<Agent> make_agent(std::string_view spec) {
+  ParsedSpec p = parse_spec(spec);
+  return p.def->make(Values(std::move(p.values)), p.canonical);
 }
 
 std::string describe_agents() {

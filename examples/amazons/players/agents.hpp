@@ -56,6 +56,12 @@ class Agent {
 // Builds an agent from its spec; throws SpecError naming the problem.
 [[nodiscard]] std::unique_ptr<Agent> make_agent(std::string_view spec);
 
+// Reads and checks `spec` as make_agent() does, without building the agent (no weight file
+// read, no memory reserved, no connection made): its canonical form, every parameter
+// included, as the agent's name() would give it. Throws SpecError naming the problem; the
+// checks that only building can make (a weight file that does not load, a URL) are not made.
+[[nodiscard]] std::string canonical_spec(std::string_view spec);
+
 // One line per agent: its name, its parameters with defaults, and what it is.
 [[nodiscard]] std::string describe_agents();
 
