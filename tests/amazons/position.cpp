@@ -179,6 +179,15 @@ TEST_CASE("bad FEN: one line naming what is wrong") {
   CHECK(err("").find("empty") != std::string::npos);
   CHECK(err("3q//3 w").find("empty row") != std::string::npos);
   CHECK(err("3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3[PP w").find("pocket") != std::string::npos);
+  CHECK(err("3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w").find("(no error)") != std::string::npos);
+  CHECK(err("3q2q3/00010/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w").find("leading 0 (row 9") !=
+        std::string::npos);
+  CHECK(err("q4/Q00005 w").find("leading 0") != std::string::npos);
+  // A huge FEN is quoted cut short, with its length: the message stays a short line.
+  const std::string huge(120000, 'Q');
+  const std::string e = err(huge.c_str());
+  CHECK(e.size() < 300);
+  CHECK(e.find("...\" (120000 bytes)") != std::string::npos);
   for (const char* fen : {"x", "Q/q w - - 0 1 extra", "1\xff/2 w", "0/1 w"}) {
     const std::string e = err(fen);
     CHECK(e.rfind("bad FEN", 0) == 0);
@@ -207,6 +216,9 @@ TEST_CASE("bad and illegal moves: one line naming what is wrong") {
         std::string::npos);
   CHECK(message_of([&] { (void)small.parse_square("a6"); }).find("off the 5x5 board") !=
         std::string::npos);
+  // Bytes that are not printable are escaped, and a long move is cut short.
+  CHECK(err("d1-d6/g9\x01\xfe").find("\\x01\\xfe") != std::string::npos);
+  CHECK(err(std::string(5000, 'd').c_str()).find("(5000 bytes)") != std::string::npos);
 }
 
 TEST_CASE("random_move draws every whole move, uniformly") {
@@ -225,4 +237,18 @@ TEST_CASE("random_move draws every whole move, uniformly") {
     ++counts[static_cast<std::size_t>(it - moves.begin())];
   }
   for (int n : counts) CHECK(std::abs(n - 200) < 6 * 14);
+}
+
+// Found by fuzz/move.cpp: "g-9" was read as column g, row -9 (std::from_chars takes a sign),
+// a square off the board below row 1, and then shifted a bitboard by 163 (UBSan).
+TEST_CASE("fuzz regression: a square with a signed row number is not a square") {
+  const Position start;
+  for (const char* text : {"d1-d2/g-9", "d-1-d2/g9", "d1d2,d2g-9", "d1-d+2/g9"}) {
+    CAPTURE(text);
+    CHECK_THROWS_AS((void)start.parse_move(text), NotationError);
+  }
+  CHECK(message_of([&] { (void)start.parse_move("d1-d2/g-9"); }).find("expected a square") !=
+        std::string::npos);
+  CHECK_THROWS_AS((void)start.parse_square("a-1"), NotationError);
+  CHECK_THROWS_AS((void)start.parse_square("j-0"), NotationError);
 }

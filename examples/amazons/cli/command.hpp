@@ -3,11 +3,19 @@
 
 #include <CLI/CLI.hpp>
 
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <istream>
+#include <limits>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+#include <type_traits>
 #include <vector>
 
 #include "amazons/rules/position.hpp"
+#include "gsearch/core/file.hpp"
 
 namespace amazons::cli {
 
@@ -21,6 +29,113 @@ class BadInput : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+
+// Shortest text of a number, for messages ("1e+09", "0.5", "18446744073709551615").
+template <class T>
+std::string number_text(T v) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+// The one check of every numeric option: the whole text must be a number of T's kind — a
+// whole number without a sign for unsigned T ("-1" is not silently 2^64 - 1), a whole number
+// for integral T ("1.5" is not silently 1), a finite real for floating T (no nan, no inf) —
+// within [lo, hi]. The message quotes the text cut short: "--ms: \"-1\" is not a real number
+// in [0, 1e+09]".
+template <class T>
+CLI::Validator number_in(T lo, T hi) {
+  std::string kind = std::is_floating_point_v<T> ? "a real number" : "a whole number";
+  std::string range = "[" + number_text(lo) + ", " + number_text(hi) + "]";
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        T v{};
+        const char* end = text.data() + text.size();
+        const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+        bool ok = ec == std::errc() && ptr == end && v >= lo && v <= hi;
+        if constexpr (std::is_floating_point_v<T>) ok = ok && std::isfinite(v);
+        if (ok) return {};
+        const std::string shown = text.size() > 40 ? text.substr(0, 40) + "..." : text;
+        return "\"" + shown + "\" is not " + kind + " in " + range;
+      },
+      (std::is_floating_point_v<T> ? "REAL in " : "INT in ") + range);
+}
+
+// Adds a numeric option checked by number_in(lo, hi).
+template <class T>
+CLI::Option* add_number(CLI::App& cmd, const std::string& name, T& value,
+                        const std::string& description, std::type_identity_t<T> lo,
+                        std::type_identity_t<T> hi) {
+  static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool>);
+  return cmd.add_option(name, value, description)->check(number_in(lo, hi));
+}
+
+// Seeds: any whole number in [0, 2^64 - 1].
+inline CLI::Option* add_seed(CLI::App& cmd, const std::string& name, std::uint64_t& value,
+                             const std::string& description) {
+  return add_number(cmd, name, value, description, std::uint64_t{0},
+                    std::numeric_limits<std::uint64_t>::max());
+}
+
+// Reads one line from `in` into `line` ('\n' not included). A line longer than `max` bytes is
+// read to its end but not kept: the result is then kTooLong and `line` is empty. kEnd at the
+// end of input with nothing read. Memory stays bounded whatever arrives (e.g. /dev/zero).
+enum class LineRead : std::uint8_t { kLine, kTooLong, kEnd };
+inline LineRead read_line(std::istream& in, std::string& line, std::size_t max) {
+  line.clear();
+  bool any = false, too_long = false;
+  for (;;) {
+    const int c = in.get();
+    if (c == std::char_traits<char>::eof()) break;
+    any = true;
+    if (c == '\n') break;
+    if (line.size() < max)
+      line += static_cast<char>(c);
+    else
+      too_long = true;
+  }
+  if (!any) return LineRead::kEnd;
+  if (too_long) {
+    line.clear();
+    return LineRead::kTooLong;
+  }
+  return LineRead::kLine;
+}
+
+// The longest line the interactive commands (play, engine) read: a FEN with its moves fits
+// many times over.
+inline constexpr std::size_t kMaxInputLine = std::size_t{1} << 16;
+
+// A command stopped by SIGINT or SIGTERM after it saved what it had: it has already said so on
+// stderr; main() exits with 128 + the signal's number, as a shell does for a killed program.
+class Interrupted : public std::exception {
+ public:
+  explicit Interrupted(int signal) : signal_(signal) {}
+  [[nodiscard]] int exit_code() const noexcept { return 128 + signal_; }
+  [[nodiscard]] const char* what() const noexcept override { return "interrupted"; }
+
+ private:
+  int signal_;
+};
+
+// An output directory checked (and created) before any work: a bad one is bad input (exit 2).
+inline void check_output_directory(const std::string& dir) {
+  try {
+    gsearch::check_directory_writable(dir);
+  } catch (const gsearch::FileError& e) {
+    throw BadInput(e.what());
+  }
+}
+
+// An output file checked before any work: a bad one is bad input (exit 2). "" is no file.
+inline void check_output_file(const std::string& path) {
+  if (path.empty()) return;
+  try {
+    gsearch::check_writable(path);
+  } catch (const gsearch::FileError& e) {
+    throw BadInput(e.what());
+  }
+}
 
 // --fen and --moves, shared by the subcommands that start from a position.
 struct PositionOptions {

@@ -20,17 +20,49 @@
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "cli/command.hpp"
 
 namespace {
 
-// CLI11 messages may span lines; errors here are one line.
-std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
+// Errors are one printable line whatever they quote (CLI11 messages may span lines; a parser's
+// message may hold bytes of a binary file): line breaks become spaces, other control bytes and
+// bytes that are not UTF-8 become \xNN, and the line is cut at kMaxErrorBytes.
+constexpr std::size_t kMaxErrorBytes = 500;
+
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  const std::size_t n = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return 0;
+  return n;
+}
+
+std::string one_line(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < s.size() && out.size() < kMaxErrorBytes;) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == '\n' || c == '\r' || c == '\t') {
+      out += ' ';
+    } else if (c >= 0x20 && c < 0x7f) {
+      out += s[i];
+    } else if (const std::size_t n = c >= 0x80 ? utf8_length(s, i) : 0; n > 0) {
+      out.append(s.substr(i, n));
+      i += n;
+      continue;
+    } else {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+    ++i;
+  }
+  if (out.size() >= kMaxErrorBytes) out += "... (cut short)";
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
 }
 
 int fail(int code, const std::string& message) {
@@ -54,6 +86,8 @@ int main(int argc, char** argv) {
   add_solve_commands(app);
   try {
     app.parse(argc, argv);
+  } catch (const Interrupted& e) {
+    return e.exit_code();
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help
     return fail(kExitBadInput, std::string(e.what()) + " (see amazons --help)");

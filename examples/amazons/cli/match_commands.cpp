@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +15,7 @@
 #include "amazons/players/agents.hpp"
 #include "cli/command.hpp"
 #include "gsearch/arena/match.hpp"
+#include "gsearch/core/file.hpp"
 
 namespace amazons::cli {
 namespace {
@@ -46,25 +49,36 @@ json record_json(const Record& r, const Position& start) {
           {"moves", moves}};
 }
 
-// Writes to `path` through a temporary file in the same directory that replaces it only when
-// complete, so an interrupted run never leaves a half-written file where a good one was.
-class AtomicFile {
+// Set by SIGINT and SIGTERM during a match: the games in progress are abandoned, and the
+// games already played are written and summarised. A second signal ends the program at once.
+std::atomic<bool> g_stop{false};
+volatile std::sig_atomic_t g_signal = 0;
+
+extern "C" void on_stop_signal(int sig) {
+  g_signal = sig;
+  g_stop.store(true);
+  std::signal(sig, SIG_DFL);
+}
+
+// Installs on_stop_signal for SIGINT and SIGTERM while it lives.
+class StopOnSignal {
  public:
-  explicit AtomicFile(const std::string& path) : path_(path), tmp_(path + ".partial") {
-    out_.open(tmp_, std::ios::trunc);
-    if (!out_) throw std::runtime_error("cannot write " + tmp_);
+  StopOnSignal() {
+    g_stop = false;
+    g_signal = 0;
+    old_int_ = std::signal(SIGINT, on_stop_signal);
+    old_term_ = std::signal(SIGTERM, on_stop_signal);
   }
-  std::ofstream& stream() { return out_; }
-  void commit() {
-    out_.flush();
-    if (!out_) throw std::runtime_error("writing " + tmp_ + " failed");
-    out_.close();
-    std::filesystem::rename(tmp_, path_);
+  ~StopOnSignal() {
+    std::signal(SIGINT, old_int_);
+    std::signal(SIGTERM, old_term_);
   }
+  StopOnSignal(const StopOnSignal&) = delete;
+  StopOnSignal& operator=(const StopOnSignal&) = delete;
 
  private:
-  std::string path_, tmp_;
-  std::ofstream out_;
+  void (*old_int_)(int) = SIG_DFL;
+  void (*old_term_)(int) = SIG_DFL;
 };
 
 void print_progress(std::size_t done, std::size_t total, double score) {
@@ -87,6 +101,39 @@ std::string format_elo(double v) {
   return out.str();
 }
 
+// Checks one line of a records file: a JSON game record whose moves are legal from its start
+// and whose result is the one they give. Throws BadInput naming file:line.
+void check_record(const std::string& path, std::size_t line_no, const std::string& line) {
+  const std::string where = path + ":" + std::to_string(line_no) + ": ";
+  json j;
+  try {
+    j = json::parse(line);
+  } catch (const json::exception& e) {
+    throw BadInput(where + "not JSON (" + e.what() + ")");
+  }
+  if (!j.is_object() || !j.contains("start") || !j.contains("moves") || !j.contains("result") ||
+      !j["moves"].is_array() || !j["start"].is_string() || !j["result"].is_string())
+    throw BadInput(where + "not a game record (needs start, moves, result)");
+  Position pos;
+  try {
+    pos = Position::from_fen(j["start"].get<std::string>());
+    for (std::size_t k = 0; k < j["moves"].size(); ++k) {
+      if (!j["moves"][k].is_string())
+        throw BadInput(where + "move " + std::to_string(k + 1) + " is not a string");
+      if (pos.is_terminal())
+        throw BadInput(where + "move " + std::to_string(k + 1) + " comes after the end");
+      pos.apply(pos.parse_move(j["moves"][k].get<std::string>()));
+    }
+  } catch (const NotationError& e) {
+    throw BadInput(where + e.what());
+  }
+  const std::string result = j["result"].get<std::string>();
+  const std::string actual = !pos.is_terminal() ? "*" : pos.result(kWhite) > 0 ? "1-0" : "0-1";
+  if (result != actual)
+    throw BadInput(where + "recorded result " + detail::quoted(result) + " but the moves give " +
+                   actual);
+}
+
 }  // namespace
 
 void add_match_commands(CLI::App& app) {
@@ -105,14 +152,13 @@ void add_match_commands(CLI::App& app) {
     auto* cmd = app.add_subcommand("match", "Play a match between two agents");
     cmd->add_option("a", o->a, "First agent spec, e.g. uct:iters=200")->required();
     cmd->add_option("b", o->b, "Second agent spec, e.g. random")->required();
-    cmd->add_option("--games,-g", o->games,
-                    "Games to play (pairs share an opening, colours swapped)")
-        ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
-    cmd->add_option("--threads,-t", o->threads, "Games played at once")
-        ->check(CLI::Range(1u, 256u));
-    cmd->add_option("--seed,-s", o->seed, "Match seed: the same seed replays the same games");
-    cmd->add_option("--openings", o->openings, "Random plies that open each pair of games")
-        ->check(CLI::Range(std::size_t{0}, std::size_t{20}));
+    add_number(*cmd, "--games,-g", o->games,
+               "Games to play (pairs share an opening, colours swapped)", std::size_t{1},
+               std::size_t{1000000});
+    add_number(*cmd, "--threads,-t", o->threads, "Games played at once", 1u, 256u);
+    add_seed(*cmd, "--seed,-s", o->seed, "Match seed: the same seed replays the same games");
+    add_number(*cmd, "--openings", o->openings, "Random plies that open each pair of games",
+               std::size_t{0}, std::size_t{20});
     cmd->add_option("--fen", o->fen, "Start position (default: the 10x10 start)");
     cmd->add_option("--json", o->json_path, "Write the summary as JSON to this file");
     cmd->add_option("--records", o->records_path, "Write every game as one JSON line to this file");
@@ -120,20 +166,44 @@ void add_match_commands(CLI::App& app) {
       const Position start = Position::from_fen(o->fen);
       // Build both agents once up front, so a bad spec fails before any game is played.
       const std::string name_a = make_agent(o->a)->name(), name_b = make_agent(o->b)->name();
+      // And the output paths, before any game is played.
+      check_output_file(o->records_path);
+      check_output_file(o->json_path);
+      const gsearch::arena::MatchParams params{.games = o->games,
+                                               .threads = o->threads,
+                                               .seed = o->seed,
+                                               .opening_plies = o->openings,
+                                               .stop = &g_stop};
+      if (const std::size_t decided = gsearch::arena::games_decided_by_opening(start, params))
+        std::fprintf(stderr,
+                     "amazons: warning: the random opening (--openings %zu) ends %zu of the %zu "
+                     "games before either agent moves; use fewer opening plies on this board\n",
+                     o->openings, decided, o->games);
       const bool tty = isatty(STDERR_FILENO);
-      std::unique_ptr<AtomicFile> records;
-      if (!o->records_path.empty()) records = std::make_unique<AtomicFile>(o->records_path);
       double score = 0;
-      const auto games = gsearch::arena::play_match(
-          start, [&] { return AgentHandle(make_agent(o->a)); },
-          [&] { return AgentHandle(make_agent(o->b)); },
-          {.games = o->games, .threads = o->threads, .seed = o->seed, .opening_plies = o->openings},
-          [&](const Record& r, std::size_t done, std::size_t total) {
-            score += r.score_a();
-            if (records) records->stream() << record_json(r, start).dump() << '\n' << std::flush;
-            if (tty) print_progress(done, total, score);
-          });
-      if (records) records->commit();
+      std::vector<Record> games;
+      {
+        const StopOnSignal on_signal;
+        games = gsearch::arena::play_match(
+            start, [&] { return AgentHandle(make_agent(o->a)); },
+            [&] { return AgentHandle(make_agent(o->b)); }, params,
+            [&](const Record& r, std::size_t done, std::size_t total) {
+              score += r.score_a();
+              if (tty) print_progress(done, total, score);
+            });
+      }
+      const bool interrupted = games.size() < o->games;
+      if (interrupted && tty) std::fputc('\n', stderr);
+      if (games.empty()) {
+        std::fprintf(stderr,
+                     "amazons: match: interrupted before any game ended; nothing written\n");
+        throw Interrupted(g_signal);
+      }
+      if (!o->records_path.empty()) {
+        std::string text;
+        for (const Record& r : games) text += record_json(r, start).dump() + '\n';
+        gsearch::write_file_atomically(o->records_path, text);
+      }
       const auto s = gsearch::arena::summarize(games);
       std::printf("A = %s\nB = %s\n", name_a.c_str(), name_b.c_str());
       std::printf("%-6s %5s %5s %5s %8s  %-15s %6s  %-15s %7s %9s %9s\n", "agent", "games", "wins",
@@ -147,23 +217,35 @@ void add_match_commands(CLI::App& app) {
           s.seconds_per_move[0], s.seconds_per_move[1]);
       if (s.unfinished) std::printf("%zu games were stopped unfinished\n", s.unfinished);
       if (!o->json_path.empty()) {
-        AtomicFile out(o->json_path);
-        out.stream() << json{{"a", name_a},
-                             {"b", name_b},
-                             {"seed", o->seed},
-                             {"games", s.games},
-                             {"wins", s.wins},
-                             {"losses", s.losses},
-                             {"draws", s.draws},
-                             {"score", s.score},
-                             {"win_rate", s.score / static_cast<double>(s.games)},
-                             {"win_rate_ci", {s.score_ci.low, s.score_ci.high}},
-                             {"elo", std::isinf(s.elo) ? json(nullptr) : json(s.elo)},
-                             {"mean_plies", s.mean_plies},
-                             {"seconds_per_move", {s.seconds_per_move[0], s.seconds_per_move[1]}}}
-                            .dump(2)
-                     << '\n';
-        out.commit();
+        gsearch::write_file_atomically(
+            o->json_path, json{{"a", name_a},
+                               {"b", name_b},
+                               {"seed", o->seed},
+                               {"games", s.games},
+                               {"games_planned", o->games},
+                               {"wins", s.wins},
+                               {"losses", s.losses},
+                               {"draws", s.draws},
+                               {"score", s.score},
+                               {"win_rate", s.score / static_cast<double>(s.games)},
+                               {"win_rate_ci", {s.score_ci.low, s.score_ci.high}},
+                               {"elo", std::isinf(s.elo) ? json(nullptr) : json(s.elo)},
+                               {"mean_plies", s.mean_plies},
+                               {"seconds_per_move", {s.seconds_per_move[0], s.seconds_per_move[1]}},
+                               {"interrupted", interrupted}}
+                                  .dump(2) +
+                              '\n');
+      }
+      if (interrupted) {
+        std::fprintf(stderr,
+                     "amazons: match: interrupted by %s after %zu of %zu games; %s those %zu "
+                     "games\n",
+                     g_signal == SIGTERM ? "SIGTERM" : "SIGINT", games.size(), o->games,
+                     o->records_path.empty() && o->json_path.empty()
+                         ? "the table above counts"
+                         : "the table above and the files written count",
+                     games.size());
+        throw Interrupted(g_signal);
       }
     });
   }
@@ -174,49 +256,20 @@ void add_match_commands(CLI::App& app) {
         "replay", "Replay the games of a records file and check every move and result");
     cmd->add_option("file", *path, "A file written by amazons match --records")->required();
     cmd->callback([path] {
-      std::error_code ec;
-      if (std::filesystem::is_directory(*path, ec))
-        throw BadInput(*path + " is a directory, not a records file");
-      std::ifstream in(*path);
-      if (!in) throw BadInput("cannot read " + *path);
+      // A record is a few KB (10x10: at most 92 moves); a longer line is not a record.
+      constexpr std::size_t kMaxRecordLine = std::size_t{1} << 20;
       std::string line;
-      std::size_t n = 0, line_no = 0;
-      while (std::getline(in, line)) {
-        ++line_no;
-        if (line.empty()) continue;
-        const std::string where = *path + ":" + std::to_string(line_no) + ": ";
-        json j;
-        try {
-          j = json::parse(line);
-        } catch (const json::exception& e) {
-          throw BadInput(where + "not JSON (" + e.what() + ")");
+      std::size_t n = 0;
+      try {
+        gsearch::LineReader in(*path, kMaxRecordLine);
+        while (in.next(line)) {
+          if (line.empty()) continue;
+          check_record(*path, in.line_number(), line);
+          ++n;
         }
-        if (!j.is_object() || !j.contains("start") || !j.contains("moves") ||
-            !j.contains("result") || !j["moves"].is_array() || !j["start"].is_string() ||
-            !j["result"].is_string())
-          throw BadInput(where + "not a game record (needs start, moves, result)");
-        Position pos;
-        try {
-          pos = Position::from_fen(j["start"].get<std::string>());
-          for (std::size_t k = 0; k < j["moves"].size(); ++k) {
-            if (!j["moves"][k].is_string())
-              throw BadInput(where + "move " + std::to_string(k + 1) + " is not a string");
-            if (pos.is_terminal())
-              throw BadInput(where + "move " + std::to_string(k + 1) + " comes after the end");
-            pos.apply(pos.parse_move(j["moves"][k].get<std::string>()));
-          }
-        } catch (const NotationError& e) {
-          throw BadInput(where + e.what());
-        }
-        const std::string result = j["result"].get<std::string>();
-        const std::string actual = !pos.is_terminal()       ? "*"
-                                   : pos.result(kWhite) > 0 ? "1-0"
-                                                            : "0-1";
-        if (result != actual)
-          throw BadInput(where + "recorded result " + result + " but the moves give " + actual);
-        ++n;
+      } catch (const gsearch::FileError& e) {
+        throw BadInput(e.what());
       }
-      if (in.bad()) throw BadInput("cannot read " + *path + " to its end");
       if (n == 0) throw BadInput(*path + ": no game records (an empty file?)");
       std::printf("%zu games replayed: every move legal, every result confirmed\n", n);
     });

@@ -16,6 +16,7 @@
 #include "amazons/players/eval.hpp"
 #include "cli/command.hpp"
 #include "gsearch/arena/match.hpp"
+#include "gsearch/core/file.hpp"
 
 namespace amazons::cli {
 namespace {
@@ -305,10 +306,11 @@ void run_reproduce(const ReproduceOptions& o, const std::string& invocation) {
         "of the position), so the last column shows the time it actually used. "
         "docs/paper-mapping.md says how each agent reads the paper.\n\n![win "
         "rates](reproduction.svg)\n";
-  paper::write_file(dir / "reproduction.svg",
-                    plot::bar_chart("Win rate of the hybrid agent (ours: bars, 95% intervals; "
-                                    "paper: red marks)",
-                                    "win rate", bars_of(results), "paper"));
+  gsearch::write_file_atomically(
+      dir / "reproduction.svg",
+      plot::bar_chart("Win rate of the hybrid agent (ours: bars, 95% intervals; "
+                      "paper: red marks)",
+                      "win rate", bars_of(results), "paper"));
   if (!alike.empty()) {
     md << "\n## How alike the agents decide\n\nThe positions of 20 games of the hybrid agent "
           "against itself (after four random plies); at each, every agent's move at the same N. "
@@ -333,8 +335,9 @@ void run_reproduce(const ReproduceOptions& o, const std::string& invocation) {
           "fall as N grows (within the intervals).\n\n";
     table(md, sweep, false);
     md << "\n![N sweep](sweep_n.svg)\n";
-    paper::write_file(dir / "sweep_n.svg", plot::bar_chart("Win rate across N (95% intervals)",
-                                                           "win rate", bars_of(sweep), ""));
+    gsearch::write_file_atomically(
+        dir / "sweep_n.svg",
+        plot::bar_chart("Win rate across N (95% intervals)", "win rate", bars_of(sweep), ""));
   }
   if (!noise.empty()) {
     md << "\n## A noisier teacher: relabelled, retrained, replayed\n\nFor each setting of the "
@@ -365,11 +368,12 @@ void run_reproduce(const ReproduceOptions& o, const std::string& invocation) {
       md << "\n";
     }
     md << "\n![noise sweep](sweep_noise.svg)\n";
-    paper::write_file(dir / "sweep_noise.svg",
-                      plot::bar_chart("Hybrid N=30 as the teacher gets noisier (95% intervals)",
-                                      "win rate", bars_of(noise), ""));
+    gsearch::write_file_atomically(
+        dir / "sweep_noise.svg",
+        plot::bar_chart("Hybrid N=30 as the teacher gets noisier (95% intervals)", "win rate",
+                        bars_of(noise), ""));
   }
-  paper::write_file(dir / "reproduction.md", md.str());
+  gsearch::write_file_atomically(dir / "reproduction.md", md.str());
   std::printf("wrote %s and its charts\n", (dir / "reproduction.md").c_str());
 }
 
@@ -387,33 +391,29 @@ void add_paper_commands(CLI::App& app, int argc, char** argv) {
         app.add_subcommand("train", "Train UCT-AE and GAT-AE from a label file (amazons label)");
     cmd->add_option("--labels", o->labels, "The label file (JSON lines)")->required();
     cmd->add_option("--out", o->out, "Directory for weights, loss curves and the report");
-    cmd->add_option("--seed", o->train.seed, "Seed of the initial weights, shuffling and SGGA");
-    cmd->add_option("--tree-seed", o->train.tree_seed,
-                    "Seed of the label trees (as given to amazons label)");
-    cmd->add_option("--tree-nodes", o->train.tree_nodes,
-                    "Nodes of the label trees (as given to amazons label)")
-        ->check(CLI::Range(std::uint64_t{4}, std::uint64_t{100000}));
-    cmd->add_option("--ae-epochs", o->train.ae_epochs, "UCT-AE epochs")
-        ->check(CLI::Range(1, 100000));
-    cmd->add_option("--ae-lr", o->train.ae_lr, "UCT-AE learning rate (Adam)")
-        ->check(CLI::PositiveNumber);
+    add_seed(*cmd, "--seed", o->train.seed, "Seed of the initial weights, shuffling and SGGA");
+    add_seed(*cmd, "--tree-seed", o->train.tree_seed,
+             "Seed of the label trees (as given to amazons label)");
+    add_number(*cmd, "--tree-nodes", o->train.tree_nodes,
+               "Nodes of the label trees (as given to amazons label)", std::uint64_t{4},
+               std::uint64_t{100000});
+    add_number(*cmd, "--ae-epochs", o->train.ae_epochs, "UCT-AE epochs", 1, 100000);
+    add_number(*cmd, "--ae-lr", o->train.ae_lr, "UCT-AE learning rate (Adam)", 1e-9, 10.0);
     cmd->add_option("--reading", o->reading,
                     "What the networks learn (docs/paper-mapping.md): relative (what each "
                     "decision changes, centred scores, a value scorer) or literal (the paper)")
         ->check(CLI::IsMember({"relative", "literal"}));
-    cmd->add_option("--value-games", o->train.value_games,
-                    "Games of UCT-AE's policy whose results train the value scorer (relative "
-                    "reading)")
-        ->check(CLI::Range(1, 1000000));
-    cmd->add_option("--gat-epochs", o->train.gat_epochs, "GAT-AE epochs")
-        ->check(CLI::Range(0, 100000));
-    cmd->add_option("--gat-lr", o->train.gat_lr, "GAT-AE learning rate (RMSprop)")
-        ->check(CLI::PositiveNumber);
-    cmd->add_option("--sgga-runs", o->train.sgga_runs, "SGGA runs per tree")
-        ->check(CLI::Range(1, 1000000));
-    cmd->add_option("--sgga-temperature", o->train.sgga_temperature, "SGGA's softmax temperature")
-        ->check(CLI::PositiveNumber);
+    add_number(*cmd, "--value-games", o->train.value_games,
+               "Games of UCT-AE's policy whose results train the value scorer (relative "
+               "reading)",
+               1, 1000000);
+    add_number(*cmd, "--gat-epochs", o->train.gat_epochs, "GAT-AE epochs", 0, 100000);
+    add_number(*cmd, "--gat-lr", o->train.gat_lr, "GAT-AE learning rate (RMSprop)", 1e-9, 10.0);
+    add_number(*cmd, "--sgga-runs", o->train.sgga_runs, "SGGA runs per tree", 1, 1000000);
+    add_number(*cmd, "--sgga-temperature", o->train.sgga_temperature, "SGGA's softmax temperature",
+               1e-6, 1e6);
     cmd->callback([o, invocation] {
+      check_output_directory(o->out);
       std::vector<Label> labels;
       try {
         labels = read_labels(o->labels);
@@ -441,10 +441,10 @@ void add_paper_commands(CLI::App& app, int argc, char** argv) {
         "reproduce",
         "Run the paper's experiments (§5.3-5.5), the classic comparisons, and the sweeps over "
         "N and over the teacher's noise");
-    cmd->add_option("--games,-g", o->games, "Games per row of the paper's table")
-        ->check(CLI::Range(std::size_t{2}, std::size_t{100000}));
-    cmd->add_option("--sweep-games", o->sweep_games, "Games per row of the sweeps")
-        ->check(CLI::Range(std::size_t{2}, std::size_t{100000}));
+    add_number(*cmd, "--games,-g", o->games, "Games per row of the paper's table", std::size_t{2},
+               std::size_t{100000});
+    add_number(*cmd, "--sweep-games", o->sweep_games, "Games per row of the sweeps", std::size_t{2},
+               std::size_t{100000});
     cmd->add_option("--sweeps", o->sweeps,
                     "Which sweeps: all, n (N against random and greedy), noise (teacher noise "
                     "and hallucinations: relabel, retrain, play), none")
@@ -452,14 +452,16 @@ void add_paper_commands(CLI::App& app, int argc, char** argv) {
     cmd->add_flag("--quick", o->quick,
                   "20 games per row, the N sweep at N = 30 and 200 with 10 games, no noise "
                   "sweep: a first look in about a minute");
-    cmd->add_option("--threads,-t", o->threads, "Games played at once")
-        ->check(CLI::Range(1u, 256u));
-    cmd->add_option("--seed,-s", o->seed, "Match seed");
+    add_number(*cmd, "--threads,-t", o->threads, "Games played at once", 1u, 256u);
+    add_seed(*cmd, "--seed,-s", o->seed, "Match seed");
     cmd->add_option("--out", o->out, "Directory for reproduction.md and the charts");
     cmd->add_option("--uctae", o->uctae, "UCT-AE weights (default: the shipped ones)");
     cmd->add_option("--gatae", o->gatae, "GAT-AE weights (default: the shipped ones)");
     cmd->add_option("--value", o->value, "Value scorer weights (default: the shipped ones)");
-    cmd->callback([o, invocation] { run_reproduce(*o, invocation); });
+    cmd->callback([o, invocation] {
+      check_output_directory(o->out);
+      run_reproduce(*o, invocation);
+    });
   }
 }
 

@@ -11,6 +11,7 @@
 #include "amazons/players/agents.hpp"
 #include "amazons/rules/render.hpp"
 #include "cli/command.hpp"
+#include "cli/engine_session.hpp"
 
 namespace amazons::cli {
 namespace {
@@ -19,13 +20,6 @@ std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\r\n");
   if (b == std::string::npos) return {};
   return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
-std::vector<std::string> words(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> out;
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
 }
 
 std::string line_of(const Position& pos, const std::vector<Move>& moves) {
@@ -38,100 +32,6 @@ std::string line_of(const Position& pos, const std::vector<Move>& moves) {
   }
   return out;
 }
-
-// The engine protocol (docs/engine-protocol.md): one command per line on stdin, exactly one
-// answer line on stdout for every command except quit.
-class Engine {
- public:
-  explicit Engine(std::string spec) : agent_(make_agent(spec)) { agent_->reset(seed_); }
-
-  // Handles one line; returns false after quit.
-  bool handle(const std::string& raw, std::string& answer) {
-    const auto w = words(raw);
-    if (w.empty()) return answer = "error empty command", true;
-    const std::string& cmd = w[0];
-    try {
-      if (cmd == "quit") return false;
-      if (cmd == "new") {
-        pos_ = Position{};
-        agent_->reset(++seed_);
-        answer = "ok";
-      } else if (cmd == "position") {
-        answer = position(w);
-      } else if (cmd == "play") {
-        if (w.size() != 2) return answer = "error usage: play MOVE", true;
-        if (pos_.is_terminal()) return answer = "error the game is over", true;
-        pos_.apply(pos_.parse_move(w[1]));
-        answer = "ok";
-      } else if (cmd == "go") {
-        answer = go(w);
-      } else if (cmd == "agent") {
-        if (w.size() != 2) return answer = "error usage: agent SPEC", true;
-        agent_ = make_agent(w[1]);
-        agent_->reset(seed_);
-        answer = "ok";
-      } else if (cmd == "fen") {
-        answer = "fen " + pos_.fen();
-      } else {
-        answer =
-            "error unknown command \"" + cmd + "\" (new, position, play, go, agent, fen, quit)";
-      }
-    } catch (const std::exception& e) {
-      answer = std::string("error ") + e.what();
-    }
-    return true;
-  }
-
- private:
-  std::string position(const std::vector<std::string>& w) {
-    // position FEN... [moves m1 m2 ...] | position startpos [moves ...]; the FEN has up to 6
-    // fields, ended by "moves" or the end of the line.
-    std::size_t i = 1;
-    std::string fen;
-    for (; i < w.size() && w[i] != "moves"; ++i) fen += (fen.empty() ? "" : " ") + w[i];
-    if (fen.empty()) return "error usage: position FEN|startpos [moves MOVE...]";
-    Position p = fen == "startpos" ? Position{} : Position::from_fen(fen);
-    if (i < w.size()) ++i;  // "moves"
-    for (std::size_t k = 1; i < w.size(); ++i, ++k) {
-      if (p.is_terminal()) return "error move " + std::to_string(k) + ": the game is already over";
-      try {
-        p.apply(p.parse_move(w[i]));
-      } catch (const NotationError& e) {
-        return "error move " + std::to_string(k) + ": " + e.what();
-      }
-    }
-    pos_ = p;
-    return "ok";
-  }
-
-  std::string go(const std::vector<std::string>& w) {
-    std::optional<gsearch::Budget> budget;
-    if (w.size() == 3) {
-      const std::string& v = w[2];
-      std::size_t used = 0;
-      long long n = -1;
-      try {
-        n = std::stoll(v, &used);
-      } catch (const std::exception&) {}
-      if (n <= 0 || used != v.size()) return "error go: \"" + v + "\" is not a positive number";
-      if (w[1] == "iters")
-        budget = gsearch::Budget{.iterations = static_cast<std::uint64_t>(n),
-                                 .nodes = static_cast<std::uint64_t>(n)};
-      else if (w[1] == "ms")
-        budget = gsearch::Budget::millis(static_cast<double>(n));
-      else
-        return "error usage: go [iters N | ms T]";
-    } else if (w.size() != 1) {
-      return "error usage: go [iters N | ms T]";
-    }
-    if (pos_.is_terminal()) return "bestmove none";
-    return "bestmove " + pos_.move_to_string(agent_->choose(pos_, budget));
-  }
-
-  std::unique_ptr<Agent> agent_;
-  Position pos_;
-  std::uint64_t seed_ = 1;
-};
 
 }  // namespace
 
@@ -150,7 +50,7 @@ void add_play_commands(CLI::App& app) {
     cmd->add_option("--colour,--color", o->colour, "Your colour")
         ->check(CLI::IsMember({"white", "black"}));
     cmd->add_option("--fen", o->fen, "Start position");
-    cmd->add_option("--seed", o->seed, "The agent's seed");
+    add_seed(*cmd, "--seed", o->seed, "The agent's seed");
     cmd->add_flag("--ascii", o->ascii, "Draw the board in plain ASCII");
     cmd->callback([o] {
       auto agent = make_agent(o->agent);
@@ -168,7 +68,12 @@ void add_play_commands(CLI::App& app) {
           std::printf("your move> ");
           std::fflush(stdout);
           std::string line;
-          if (!std::getline(std::cin, line)) return;
+          const LineRead r = read_line(std::cin, line, kMaxInputLine);
+          if (r == LineRead::kEnd) return;
+          if (r == LineRead::kTooLong) {
+            std::printf("that line is longer than %zu bytes\n", kMaxInputLine);
+            continue;
+          }
           line = trim(line);
           if (line == "quit" || line == "resign") return;
           try {
@@ -225,11 +130,17 @@ void add_play_commands(CLI::App& app) {
         "engine", "Speak the line protocol of docs/engine-protocol.md on stdin/stdout");
     cmd->add_option("--agent,-a", *spec, "The engine's agent spec");
     cmd->callback([spec] {
-      Engine engine(*spec);
-      std::string line, answer;
-      while (std::getline(std::cin, line)) {
-        if (!engine.handle(line, answer)) break;
-        std::printf("%s\n", answer.c_str());
+      EngineSession engine(*spec);
+      std::string line;
+      for (LineRead r; (r = read_line(std::cin, line, kMaxInputLine)) != LineRead::kEnd;) {
+        if (r == LineRead::kTooLong) {
+          std::printf("error the line is longer than %zu bytes\n", kMaxInputLine);
+          std::fflush(stdout);
+          continue;
+        }
+        const auto answer = engine.handle(line);
+        if (!answer) break;
+        std::printf("%s\n", answer->c_str());
         std::fflush(stdout);
       }
     });

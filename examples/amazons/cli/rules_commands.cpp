@@ -68,9 +68,7 @@ void add_rules_commands(CLI::App& app) {
     auto* cmd =
         app.add_subcommand("perft", "Count the move sequences of a given length (bulk counting)");
     opts->position.add_to(*cmd);
-    cmd->add_option("--depth,-d", opts->depth, "Plies to count")
-        ->required()
-        ->check(CLI::Range(0, 64));
+    add_number(*cmd, "--depth,-d", opts->depth, "Plies to count", 0, 64)->required();
     cmd->add_flag("--decisions", opts->decisions,
                   "Count single decisions (queen, destination, arrow) instead of whole turns");
     cmd->add_flag("--divide", opts->divide, "Print the count below each first move");

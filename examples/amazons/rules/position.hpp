@@ -299,29 +299,33 @@ inline bool read_square(std::string_view text, std::size_t& pos, int& col, int& 
   std::size_t i = pos;
   if (i >= text.size() || text[i] < 'a' || text[i] > 'z') return false;
   col = text[i++] - 'a';
+  // A row number starts with a digit 1-9: std::from_chars would also take a sign ("g-9").
+  if (i >= text.size() || text[i] < '1' || text[i] > '9') return false;
   int value = 0;
   const auto [end, ec] = std::from_chars(text.data() + i, text.data() + text.size(), value);
-  if (ec != std::errc() || end == text.data() + i || text[i] == '0') return false;
+  if (ec != std::errc()) return false;
   row = value - 1;
   pos = static_cast<std::size_t>(end - text.data());
   return true;
 }
 
-// `text` in double quotes, with bytes that are not printable ASCII written as \xNN, so that an
-// error message stays one readable line whatever the input was.
-inline std::string quoted(std::string_view text) {
+// `text` in double quotes for a message: bytes that are not printable ASCII as \xNN, and
+// text longer than `max` bytes cut short, with its length: "QQQQ..." (120000 bytes), so
+// that a message stays one short line whatever it quotes.
+inline std::string quoted(std::string_view text, std::size_t max = 80) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out(1, '"');
-  for (const char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
+  for (std::size_t i = 0; i < text.size() && i < max; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x20 && c < 0x7f) {
-      out += ch;
+      out += text[i];
     } else {
       out += "\\x";
       out += kHex[c >> 4];
       out += kHex[c & 15];
     }
   }
+  if (text.size() > max) return out + "...\" (" + std::to_string(text.size()) + " bytes)";
   out += '"';
   return out;
 }
@@ -335,7 +339,7 @@ inline Square Position::parse_square(std::string_view name) const {
     throw NotationError("bad square " + detail::quoted(name) +
                         ": expected a letter and a number, e.g. d1");
   if (col >= cols_ || row >= rows_)
-    throw NotationError("square " + std::string(name) + " is off the " + std::to_string(cols_) +
+    throw NotationError("square " + detail::quoted(name) + " is off the " + std::to_string(cols_) +
                         "x" + std::to_string(rows_) + " board");
   return make_square(col, row);
 }
@@ -432,10 +436,12 @@ inline Position Position::from_fen(std::string_view fen) {
       col = 0;
     } else if (c >= '0' && c <= '9') {
       int run = 0;
+      const std::size_t first = i;
       for (; i < board.size() && board[i] >= '0' && board[i] <= '9'; ++i)
         run = std::min(run * 10 + (board[i] - '0'), 99);
       --i;
       if (run == 0) throw fail("a run of 0 empty squares" + where);
+      if (board[first] == '0') throw fail("a run of empty squares with a leading 0" + where);
       col += run;
     } else if (c == 'Q' || c == 'q' || c == '*') {
       if (col < kMaxSize) {
