@@ -15,8 +15,10 @@
 // unchanged.
 #pragma once
 
+#include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <ranges>
 #include <span>
 #include <type_traits>
@@ -27,6 +29,48 @@
 #include "gsearch/core/tree_view.hpp"
 
 namespace gsearch::mcts {
+
+// The node ids [first, last): what std::views::iota(first, last) gives, which clang 14 cannot
+// compile with libstdc++ 12 (llvm/llvm-project#52696).
+class IdRange {
+ public:
+  class iterator {
+   public:
+    using iterator_concept = std::random_access_iterator_tag;
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = NodeId;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    explicit iterator(NodeId id) noexcept : id_(id) {}
+    NodeId operator*() const noexcept { return id_; }
+    NodeId operator[](difference_type k) const noexcept { return static_cast<NodeId>(id_ + k); }
+    iterator& operator++() noexcept { return ++id_, *this; }
+    iterator operator++(int) noexcept { return iterator(id_++); }
+    iterator& operator--() noexcept { return --id_, *this; }
+    iterator operator--(int) noexcept { return iterator(id_--); }
+    iterator& operator+=(difference_type k) noexcept { return id_ = (*this)[k], *this; }
+    iterator& operator-=(difference_type k) noexcept { return id_ = (*this)[-k], *this; }
+    friend iterator operator+(iterator i, difference_type k) noexcept { return i += k; }
+    friend iterator operator+(difference_type k, iterator i) noexcept { return i += k; }
+    friend iterator operator-(iterator i, difference_type k) noexcept { return i -= k; }
+    friend difference_type operator-(iterator a, iterator b) noexcept {
+      return static_cast<difference_type>(a.id_) - static_cast<difference_type>(b.id_);
+    }
+    friend auto operator<=>(iterator, iterator) = default;
+
+   private:
+    NodeId id_ = 0;
+  };
+  IdRange(NodeId first, NodeId last) noexcept : first_(first), last_(last) {}
+  [[nodiscard]] iterator begin() const noexcept { return iterator(first_); }
+  [[nodiscard]] iterator end() const noexcept { return iterator(last_); }
+  [[nodiscard]] std::size_t size() const noexcept { return last_ - first_; }
+  [[nodiscard]] bool empty() const noexcept { return first_ == last_; }
+
+ private:
+  NodeId first_, last_;
+};
+static_assert(std::ranges::random_access_range<IdRange>);
 
 template <MoveType Move>
 struct Node {
@@ -74,7 +118,7 @@ class Tree {
   [[nodiscard]] auto children(NodeId n) const noexcept {
     const NodeType& node = nodes_[n];
     const NodeId first = node.num_children ? node.first_child : 0;
-    return std::views::iota(first, first + node.num_children);
+    return IdRange(first, first + node.num_children);
   }
 
   // Appends `count` child slots to `n` and returns the first id. `n` must not have any.
