@@ -25,6 +25,7 @@
 #include "amazons/paper/labeler.hpp"
 #include "amazons/paper/teacher_server.hpp"
 #include "amazons/players/agents.hpp"
+#include "gsearch/arena/match.hpp"
 
 namespace amazons::cli {
 namespace {
@@ -161,8 +162,7 @@ void run_label(const LabelOptions& o) {
       std::unordered_set<std::string> asked;
       for (std::size_t g = 0; g < o.games; ++g) {
         counts.game = g + 1;
-        std::uint64_t game_seed = o.seed * 0x9e3779b97f4a7c15ULL + g;
-        game_seed = gsearch::splitmix64(game_seed);
+        const std::uint64_t game_seed = gsearch::arena::game_seed(o.seed, g);  // as a match's
         // Colours alternate: the first player is White in even games.
         std::unique_ptr<Agent> agents[2] = {make_agent(o.players[g % 2]),
                                             make_agent(o.players[1 - g % 2])};
