@@ -74,3 +74,21 @@ TEST_CASE("derive_seed: the same (seed, index) gives the same seed; neighbours d
   CHECK(gsearch::derive_seed(7, 0) == (7 ^ 0x9e3779b97f4a7c15ULL));
   static_assert(gsearch::derive_seed(1, 2) == gsearch::derive_seed(1, 2));
 }
+
+TEST_CASE("Rng::gamma has mean and variance equal to its shape, below 1 and above") {
+  gsearch::Rng rng(17);
+  for (const double shape : {0.03, 0.3, 1.0, 2.5}) {
+    CAPTURE(shape);
+    double sum = 0, sum2 = 0;
+    constexpr int kDraws = 40000;
+    for (int i = 0; i < kDraws; ++i) {
+      const double x = rng.gamma(shape);
+      REQUIRE(x >= 0.0);
+      sum += x;
+      sum2 += x * x;
+    }
+    const double mean = sum / kDraws, var = sum2 / kDraws - mean * mean;
+    CHECK(mean == doctest::Approx(shape).epsilon(0.05));
+    CHECK(var == doctest::Approx(shape).epsilon(0.15));
+  }
+}

@@ -88,6 +88,28 @@ class Rng {
     return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
   }
 
+  // A Gamma(shape, 1) variate, shape > 0 (Marsaglia & Tsang 2000; for shape < 1, boosted by
+  // U^(1/shape)). Normalised draws of Gamma(α) for each of k outcomes are a Dirichlet(α) draw.
+  double gamma(double shape) noexcept {
+    if (shape < 1.0) {
+      double u = uniform();
+      while (u <= 0.0) u = uniform();
+      return gamma(shape + 1.0) * std::pow(u, 1.0 / shape);
+    }
+    const double d = shape - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
+    for (;;) {
+      double x, v;
+      do {
+        x = normal();
+        v = 1.0 + c * x;
+      } while (v <= 0.0);
+      v = v * v * v;
+      const double u = uniform();
+      if (u < 1.0 - 0.0331 * x * x * x * x) return d * v;
+      if (u > 0.0 && std::log(u) < 0.5 * x * x + d * (1.0 - v + std::log(v))) return d * v;
+    }
+  }
+
   // A new, independent generator for a worker or a sub-task, derived from this one.
   constexpr Rng split() noexcept { return Rng(next()); }
 
