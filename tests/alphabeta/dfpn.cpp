@@ -5,12 +5,11 @@
 
 #include <doctest/doctest.h>
 
-#include <map>
-
 #include "amazons/exact.hpp"
 #include "amazons/rules/decision.hpp"
 #include "amazons/rules/solver.hpp"
 #include "support/mnk.hpp"
+#include "support/negamax.hpp"
 
 namespace ab = gsearch::alphabeta;
 using amazons::Position;
@@ -32,22 +31,6 @@ constexpr bool kSanitized = false;
 constexpr bool kSanitized = false;
 #endif
 
-// Negamax value of a tic-tac-toe position for the player to move: +1, 0 (draw) or -1.
-int ttt_value(const TicTacToe& g, std::map<std::uint64_t, int>& memo) {
-  if (g.is_terminal()) return static_cast<int>(g.result(g.to_move()));
-  if (const auto it = memo.find(g.hash()); it != memo.end()) return it->second;
-  gsearch::MoveListOf<TicTacToe> moves;
-  g.legal_moves(moves);
-  int best = -1;
-  for (const auto& m : moves) {
-    TicTacToe c = g;
-    c.apply(m);
-    best = std::max(best, -ttt_value(c, memo));
-  }
-  memo.emplace(g.hash(), best);
-  return best;
-}
-
 // The proof's claim about `child`, one move after a root where the player to move won with
 // that move: the opponent, now to move, cannot win.
 template <class G>
@@ -60,7 +43,7 @@ bool opponent_cannot_win(const G& child) {
 
 TEST_CASE("tic-tac-toe: a proof is a forced win, a disproof a loss or a draw") {
   gsearch::Rng rng(2);
-  std::map<std::uint64_t, int> memo;
+  test_support::Negamax<TicTacToe> exact;
   ab::Dfpn<TicTacToe> solver({.tt_megabytes = 1});
   int wins = 0, draws = 0, losses = 0;
   for (int trial = 0; trial < 300; ++trial) {
@@ -68,7 +51,7 @@ TEST_CASE("tic-tac-toe: a proof is a forced win, a disproof a loss or a draw") {
     for (int k = static_cast<int>(rng.below(6)); k > 0 && !g.is_terminal(); --k)
       g.apply(gsearch::uniform_random_move(g, rng));
     if (g.is_terminal()) continue;
-    const int value = ttt_value(g, memo);
+    const int value = static_cast<int>(exact(g));
     const auto r = solver.solve(g);
     CHECK(r.proven_win == (value > 0));
     CHECK(r.proven_loss == (value <= 0));
@@ -77,7 +60,7 @@ TEST_CASE("tic-tac-toe: a proof is a forced win, a disproof a loss or a draw") {
       REQUIRE(r.has_move);
       TicTacToe c = g;
       c.apply(r.best);
-      CHECK(-ttt_value(c, memo) == 1);
+      CHECK(-exact(c) == 1);
     }
   }
   CHECK(wins > 20);

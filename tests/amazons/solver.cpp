@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "amazons/exact.hpp"
+#include "gsearch/mcts/mcts.hpp"
 #include "gsearch/testing/game_conformance.hpp"
 
 using amazons::Position;
@@ -62,4 +63,37 @@ TEST_CASE("the heuristic: in [-1, 1], 0 at a symmetric start, favours the freer 
     CHECK(v >= -1.0);
     CHECK(v <= 1.0);
   }
+}
+
+TEST_CASE("MCTS-Solver proves small positions, with the region knowledge at its leaves") {
+  // Each search runs until its root is proven; the proof must agree with the exhaustive
+  // reference, and the chosen move must keep a won position won.
+  gsearch::Rng rng(33);
+  exact::Solver reference;
+  int proven = 0, wins = 0;
+  for (int trial = 0; trial < 300 && proven < 40; ++trial) {
+    const int cols = 3 + static_cast<int>(rng.below(3)), rows = 3 + static_cast<int>(rng.below(3));
+    const Position pos =
+        exact::random_position(rng, cols, rows, 1 + static_cast<int>(rng.below(3)),
+                               1 + static_cast<int>(rng.below(3)), 0.3 + 0.35 * rng.uniform());
+    if (pos.is_terminal() || amazons::popcount(pos.empty()) > 9) continue;
+    CAPTURE(pos.fen());
+    gsearch::mcts::Search<SolverPosition> search(
+        {.seed = static_cast<std::uint64_t>(trial), .solver = true});
+    search.set_root(SolverPosition(pos));
+    search.run(gsearch::Budget::iters(1'000'000));
+    REQUIRE(search.tree().root().exhausted);
+    const bool win = reference.wins(pos);
+    CHECK(search.tree().root().q == (win ? -1.0f : 1.0f));  // for the player who moved last
+    if (win) {
+      Position next = pos;
+      next.apply(search.best_move());
+      CHECK_FALSE(reference.wins(next));
+      ++wins;
+    }
+    ++proven;
+  }
+  CHECK(proven == 40);
+  CHECK(wins >= 10);
+  CHECK(wins <= 30);
 }

@@ -3,8 +3,15 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <span>
+#include <stdexcept>
+
 #include "amazons/rules/decision.hpp"
 #include "support/mnk.hpp"
+#include "support/negamax.hpp"
 
 using test_games::TicTacToe;
 namespace mcts = gsearch::mcts;
@@ -104,6 +111,252 @@ TEST_CASE("max_nodes caps the arena: leaves are then evaluated without expansion
   search.run(gsearch::Budget::iters(300));
   CHECK(search.tree().size() <= 5000);
   CHECK(search.tree().root().visits == 300);
+}
+
+TEST_CASE("a cap below the root's number of moves still gives a legal move") {
+  // Regression: with max_nodes = 5 the root (2,176 moves) was never expanded, and best_move()
+  // read the child slot at kNoNode.
+  const amazons::Position start;
+  mcts::Search<amazons::Position> search({.seed = 5, .max_nodes = 5});
+  search.set_root(start);
+  search.run(gsearch::Budget::iters(50));
+  CHECK(search.tree().root().num_children == 2176);
+  CHECK(search.tree().size() == 2177);  // no node below the root's children
+  CHECK(gsearch::is_legal(start, search.best_move()));
+}
+
+TEST_CASE("best_move() before any iteration is legal; at a terminal root it throws") {
+  mcts::Search<TicTacToe> search({.seed = 5});
+  search.set_root(TicTacToe{});
+  CHECK(search.best_move().cell < 9);      // the root not yet expanded: the first legal move
+  search.set_root(play({0, 3, 1, 4, 2}));  // X has three in a row
+  search.run(gsearch::Budget::iters(10));
+  CHECK_THROWS_AS((void)search.best_move(), std::logic_error);
+}
+
+TEST_CASE("the solver proves a win in one, stops, and plays it") {
+  // X: 0, 1; O: 3, 4; X to move wins with 2.
+  mcts::Search<TicTacToe> search({.seed = 1, .solver = true});
+  search.set_root(play({0, 3, 1, 4}));
+  const auto stats = search.run(gsearch::Budget::iters(100000));
+  CHECK(search.tree().root().exhausted);
+  CHECK(search.tree().root().q == -1.0f);  // a loss for O, who moved into the root
+  CHECK(stats.iterations < 100);
+  CHECK(search.best_move().cell == 2);
+}
+
+TEST_CASE("the solver's proven values agree with negamax on tic-tac-toe and 4x4 connect-3") {
+  // Positions from random play, from nearly full boards back to a few stones; each search
+  // runs until its root is proven, and the proof must be the exact value.
+  gsearch::Rng rng(7);
+  test_support::Negamax<test_games::Mnk<4, 4, 3>> negamax;
+  int proven = 0;
+  for (int trial = 0; trial < 24; ++trial) {
+    test_games::Mnk<4, 4, 3> g;
+    const int stones = 4 + trial % 8;
+    for (int i = 0; i < stones && !g.is_terminal(); ++i) {
+      gsearch::MoveListOf<decltype(g)> moves;
+      g.legal_moves(moves);
+      g.apply(moves[rng.below(moves.size())]);
+    }
+    if (g.is_terminal()) continue;
+    mcts::Search<decltype(g)> search({.seed = static_cast<std::uint64_t>(trial), .solver = true});
+    search.set_root(g);
+    search.run(gsearch::Budget::iters(2'000'000));
+    REQUIRE(search.tree().root().exhausted);
+    const double exact = negamax(g);
+    CHECK(-search.tree().root().q == doctest::Approx(exact));  // root q: for the other player
+    // The chosen move keeps the exact value.
+    auto next = g;
+    next.apply(search.best_move());
+    CHECK(-negamax(next) == doctest::Approx(exact));
+    ++proven;
+  }
+  CHECK(proven >= 16);
+  // Tic-tac-toe from the empty board is a draw.
+  mcts::Search<TicTacToe> search({.seed = 3, .solver = true});
+  search.set_root(TicTacToe{});
+  search.run(gsearch::Budget::iters(2'000'000));
+  REQUIRE(search.tree().root().exhausted);
+  CHECK(search.tree().root().q == 0.0f);
+}
+
+namespace {
+// Every node has at least as many visits as its children together, and a mean in [-1, 1].
+template <class Tree>
+void check_statistics(const Tree& tree) {
+  for (gsearch::NodeId n = 0; n < tree.size(); ++n) {
+    std::uint64_t below = 0;
+    for (gsearch::NodeId c : tree.children(n)) below += tree[c].visits;
+    REQUIRE(below <= tree[n].visits);
+    REQUIRE(tree[n].q >= -1.0f);
+    REQUIRE(tree[n].q <= 1.0f);
+  }
+}
+}  // namespace
+
+TEST_CASE("root parallelism: the budget shared out, the trees merged, reproducible") {
+  const amazons::DecisionPosition start{amazons::Position{}};
+  const mcts::Params params{.seed = 4, .threads = 3, .parallel = mcts::Parallel::kRoot};
+  mcts::Search<amazons::DecisionPosition> a(params), b(params);
+  a.set_root(start);
+  b.set_root(start);
+  const auto stats = a.run(gsearch::Budget::iters(3001));
+  b.run(gsearch::Budget::iters(3001));
+  CHECK(stats.iterations == 3001);
+  CHECK(a.tree().root().visits == 3001);
+  check_statistics(a.tree());
+  // The same seed and iteration budget give the same merged tree.
+  REQUIRE(a.tree().size() == b.tree().size());
+  bool same = true;
+  for (gsearch::NodeId n = 0; n < a.tree().size(); ++n)
+    same = same && a.tree()[n].visits == b.tree()[n].visits && a.tree()[n].q == b.tree()[n].q &&
+           a.tree()[n].move == b.tree()[n].move;
+  CHECK(same);
+  CHECK(a.best_move() == b.best_move());
+  // The merged tree holds more than the search's own share: deep statistics are pooled too.
+  mcts::Search<amazons::DecisionPosition> one({.seed = 4});
+  one.set_root(start);
+  one.run(gsearch::Budget::iters(1001));
+  CHECK(a.tree().visited_count() > one.tree().visited_count() * 3 / 2);
+  // A budget smaller than the thread count still runs every iteration once.
+  mcts::Search<TicTacToe> few({.seed = 2, .threads = 4});
+  few.set_root(TicTacToe{});
+  CHECK(few.run(gsearch::Budget::iters(3)).iterations == 3);
+  CHECK(few.tree().root().visits == 3);
+}
+
+TEST_CASE("tree parallelism: one tree, consistent statistics, the budget met exactly") {
+  mcts::Search<amazons::DecisionPosition> search(
+      {.seed = 4, .threads = 2, .parallel = mcts::Parallel::kTree});
+  search.set_root(amazons::DecisionPosition{amazons::Position{}});
+  const auto stats = search.run(gsearch::Budget::iters(3000));
+  CHECK(stats.iterations == 3000);
+  const auto& tree = search.tree();
+  CHECK(tree.root().visits == 3000);  // every virtual loss taken back
+  CHECK(tree.visited_count() == stats.nodes_added + 1);
+  check_statistics(tree);
+  // A time budget ends too, and a winning move is still found, in both modes.
+  for (const auto mode : {mcts::Parallel::kTree, mcts::Parallel::kRoot}) {
+    mcts::Search<TicTacToe> ttt({.seed = 1, .threads = 2, .parallel = mode});
+    ttt.set_root(play({0, 3, 1, 4}));
+    CHECK(ttt.run(gsearch::Budget::millis(20)).iterations > 0);
+    CHECK(ttt.best_move().cell == 2);
+  }
+}
+
+TEST_CASE("threads with the solver: the same proofs as one thread") {
+  gsearch::Rng rng(11);
+  test_support::Negamax<test_games::Mnk<4, 4, 3>> negamax;
+  for (int trial = 0; trial < 12; ++trial) {
+    test_games::Mnk<4, 4, 3> g;
+    for (int i = 0; i < 5 && !g.is_terminal(); ++i) {
+      gsearch::MoveListOf<decltype(g)> moves;
+      g.legal_moves(moves);
+      g.apply(moves[rng.below(moves.size())]);
+    }
+    if (g.is_terminal()) continue;
+    const auto mode = trial % 2 ? mcts::Parallel::kTree : mcts::Parallel::kRoot;
+    mcts::Search<decltype(g)> search({.seed = static_cast<std::uint64_t>(trial),
+                                      .solver = true,
+                                      .threads = 2,
+                                      .parallel = mode});
+    search.set_root(g);
+    search.run(gsearch::Budget::iters(2'000'000));
+    REQUIRE(search.tree().root().exhausted);
+    CHECK(-search.tree().root().q == doctest::Approx(negamax(g)));
+    auto next = g;
+    next.apply(search.best_move());
+    CHECK(-negamax(next) == doctest::Approx(negamax(g)));
+  }
+}
+
+namespace {
+// A prior-value evaluator for tic-tac-toe: uniform priors, value 0, and a count of its calls.
+struct UniformPriorValue {
+  int* calls;
+  int* states;
+  void evaluate_batch(std::span<const TicTacToe> batch, std::span<float> values,
+                      std::span<float> priors) const {
+    REQUIRE(values.size() == batch.size());
+    REQUIRE(priors.size() == batch.size() * TicTacToe::max_moves);
+    ++*calls;
+    *states += static_cast<int>(batch.size());
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      REQUIRE_FALSE(batch[i].is_terminal());
+      gsearch::MoveListOf<TicTacToe> moves;
+      batch[i].legal_moves(moves);
+      values[i] = 0.0f;
+      for (std::size_t k = 0; k < moves.size(); ++k)
+        priors[i * TicTacToe::max_moves + k] = 1.0f / static_cast<float>(moves.size());
+    }
+  }
+};
+using PriorValueSearch = mcts::Search<TicTacToe, mcts::Puct, mcts::ExpandAll, UniformPriorValue>;
+static_assert(mcts::PriorValueEvaluator<UniformPriorValue, TicTacToe>);
+}  // namespace
+
+TEST_CASE("a prior-value evaluator: batches of leaves, each valued once, wins found") {
+  for (const std::uint32_t batch : {1u, 8u, 32u}) {
+    CAPTURE(batch);
+    int calls = 0, states = 0;
+    PriorValueSearch search({.seed = 1, .batch = batch}, {.c = 1.5}, {}, {&calls, &states});
+    search.set_root(play({0, 3, 1, 4}));
+    const auto stats = search.run(gsearch::Budget::iters(400));
+    CHECK(stats.iterations == 400);
+    CHECK(search.tree().root().visits == 400);
+    CHECK(search.best_move().cell == 2);
+    // Every state the evaluator saw is a node expanded with its priors: one call per leaf.
+    int expanded = 0;
+    for (gsearch::NodeId n = 0; n < search.tree().size(); ++n)
+      expanded += search.tree()[n].expanded;
+    CHECK(states == expanded);
+    if (batch > 1) CHECK(calls * 2 < states);  // most calls carry several leaves
+    // The same seed and budget give the same tree.
+    int calls2 = 0, states2 = 0;
+    PriorValueSearch again({.seed = 1, .batch = batch}, {.c = 1.5}, {}, {&calls2, &states2});
+    again.set_root(play({0, 3, 1, 4}));
+    again.run(gsearch::Budget::iters(400));
+    CHECK(again.tree().size() == search.tree().size());
+    CHECK(states2 == states);
+  }
+  // The necessary block, with threads (root parallelism) too.
+  int calls = 0, states = 0;
+  PriorValueSearch block({.seed = 2, .threads = 2, .batch = 8}, {.c = 1.5}, {}, {&calls, &states});
+  block.set_root(play({0, 4, 8, 3}));
+  block.run(gsearch::Budget::iters(3000));
+  CHECK(block.best_move().cell == 5);
+  PriorValueSearch shared({.seed = 2, .threads = 2, .parallel = mcts::Parallel::kTree}, {}, {},
+                          {&calls, &states});
+  shared.set_root(TicTacToe{});
+  CHECK_THROWS_AS(shared.run(gsearch::Budget::iters(10)), std::invalid_argument);
+}
+
+TEST_CASE("Dirichlet noise at the root, the visit distribution, moves drawn by temperature") {
+  int calls = 0, states = 0;
+  PriorValueSearch search({.seed = 3, .batch = 4, .dirichlet_alpha = 0.3}, {}, {},
+                          {&calls, &states});
+  search.set_root(TicTacToe{});
+  search.run(gsearch::Budget::iters(500));
+  double prior_sum = 0;
+  bool uniform = true;
+  for (gsearch::NodeId c : search.tree().children(0)) {
+    prior_sum += search.tree()[c].prior;
+    uniform = uniform && std::abs(search.tree()[c].prior - 1.0f / 9) < 1e-6f;
+  }
+  CHECK(prior_sum == doctest::Approx(1.0).epsilon(1e-5));
+  CHECK_FALSE(uniform);
+  const auto policy = search.root_policy();
+  CHECK(policy.size() == 9);
+  double share = 0;
+  for (const auto& [move, p] : policy) share += p;
+  CHECK(share == doctest::Approx(1.0).epsilon(1e-5));
+  gsearch::Rng rng(4);
+  CHECK(search.sample_move(0.0, rng) == search.best_move());
+  std::array<int, 9> drawn{};
+  for (int i = 0; i < 2000; ++i) ++drawn[search.sample_move(1.0, rng).cell];
+  for (const auto& [move, p] : policy)  // temperature 1: in proportion to the visits
+    CHECK(std::abs(drawn[move.cell] / 2000.0 - p) < 0.04);  // 3.6 binomial deviations
 }
 
 TEST_CASE("a normalising search writes objectives in [0, 1]") {

@@ -84,3 +84,34 @@ TEST_CASE("TreeViewOf with a filter leaves out the refused children and their su
   const gsearch::mcts::TreeViewOf<int> all(t, gsearch::mcts::KeepVisitShare{0.0});
   CHECK(all.size() == gsearch::mcts::TreeViewOf<int>(t).size());
 }
+
+TEST_CASE("prove: a win for the chooser proves the parent; otherwise all children must be") {
+  // Root (mover 1: player 0 to move) -> {1, 2, 3} (mover 0); 1 -> {4, 5} (mover 1).
+  Tree t = small_tree();
+  t.prove(4, -1.0f);  // player 1 loses after 4: node 1 is not proven, 5 is still open
+  CHECK(t[4].exhausted);
+  CHECK(t[4].q == -1.0f);
+  CHECK_FALSE(t[1].exhausted);
+  t.prove(5, 1.0f);  // player 1 wins after 5: choosing it, player 1 wins at node 1
+  CHECK(t[1].exhausted);
+  CHECK(t[1].q == -1.0f);       // for node 1's mover, player 0
+  CHECK_FALSE(t[0].exhausted);  // a loss for player 0 there; 2 and 3 are open
+  t.prove(2, 0.0f);
+  CHECK_FALSE(t[0].exhausted);
+  t.prove(3, -0.5f);  // every child proven: player 0's best is the draw at 2
+  CHECK(t[0].exhausted);
+  CHECK(t[0].q == 0.0f);
+}
+
+TEST_CASE("prove: values are read for the right player when the mover does not change") {
+  // A turn of two decisions: player 0 chooses at the root and again at node 1.
+  Tree t;
+  t.add_children(0, 2, 0);
+  t.add_children(1, 2, 0);
+  t[0].mover = 1;
+  t.prove(3, 1.0f);  // the second decision wins for player 0
+  CHECK(t[1].exhausted);
+  CHECK(t[1].q == 1.0f);  // same mover: not negated
+  CHECK(t[0].exhausted);
+  CHECK(t[0].q == -1.0f);  // a loss for player 1, who moved into the root
+}

@@ -28,6 +28,17 @@ enum class FinalChoice : std::uint8_t {
   kBestValue,   // the child with the highest mean value among visited children
 };
 
+// How several threads search (Params::threads > 1).
+enum class Parallel : std::uint8_t {
+  // Each thread grows its own tree from the root, with its own seed and its share of an
+  // iteration budget; the trees are merged when the search ends. No lock; reproducible for a
+  // seed and an iteration budget, as one thread is.
+  kRoot,
+  // The threads grow one tree, with virtual loss; selection, expansion and backup run under
+  // one lock and the evaluations outside it. The tree depends on how the threads interleave.
+  kTree,
+};
+
 struct Params {
   std::uint64_t seed = 0;  // seeds every random choice of the search
   FinalChoice final_choice = FinalChoice::kMostVisits;
@@ -40,15 +51,30 @@ struct Params {
   Parity normalize_parity = Parity::kDepth;
   // How Pass I accumulates (backup.hpp): the paper's sums (eq. 11–12) or size-neutral means.
   Accumulation normalize_accumulation = Accumulation::kSum;
+  // MCTS-Solver (Tree::prove): back up proven wins, losses and draws as minimax values, sample
+  // no proven child while an unproven one is open, let the final choice take a proven win
+  // and avoid a proven loss. A search ends when its root is proven.
+  bool solver = false;
   bool reuse_tree = true;         // advance() keeps the played child's subtree
   std::size_t reserve_nodes = 0;  // node slots to reserve up front (0 = grow on demand)
   // Never let the arena exceed this many node slots: a leaf that would push it over is
-  // evaluated without being expanded (0 = no cap). A guard for long timed searches.
+  // evaluated without being expanded (0 = no cap). A guard for long timed searches. The root
+  // is expanded whatever the cap (a cap below its number of moves is exceeded by them alone).
   std::size_t max_nodes = 0;
   // A budget in nodes added also ends after this many iterations per node of the budget:
   // near the end of a game most iterations reach known terminal positions and add nothing,
   // and UCT reaches the last unexplored corners only after exponentially many visits.
   std::uint32_t iterations_per_node = 100;
+  // Threads searching (Search::run), in one of two ways (Parallel). 1: one thread.
+  unsigned threads = 1;
+  Parallel parallel = Parallel::kRoot;
+  // With a prior-value evaluator (mcts.hpp: PriorValueEvaluator): leaves valued per call.
+  std::uint32_t batch = 1;
+  // With a prior-value evaluator: Dirichlet noise mixed into the root's priors when the root
+  // is expanded, P ← (1 − ε)·P + ε·Dir(α) (AlphaZero: α = 0.3 for chess, 0.03 for Go,
+  // ε = 0.25). alpha = 0: none.
+  double dirichlet_alpha = 0.0;
+  double dirichlet_epsilon = 0.25;
 };
 
 // What one call of Search::run() did.

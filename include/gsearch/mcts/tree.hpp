@@ -15,6 +15,7 @@
 // unchanged.
 #pragma once
 
+#include <algorithm>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -147,6 +148,35 @@ class Tree {
         for (NodeId c = node.first_child; c < node.first_child + node.num_children; ++c)
           if (!nodes_[c].exhausted) return;
       node.exhausted = 1;
+    }
+  }
+
+  // MCTS-Solver (Winands, Björnsson & Saito 2008): records that n's exact value for its mover
+  // is `value` (a terminal result, or a game's proven outcome), then proves ancestors as far
+  // as the minimax rule allows. A parent is proven when one child is a win for the player
+  // choosing there (value +1: nothing can be better), or when all its children are proven
+  // (value: the best of theirs for the chooser — a loss, a draw or any exact score). A proven
+  // node is exhausted and its q is its exact value from then on: the driver stops an
+  // iteration at it and backs up that value. With an expansion that lists fewer moves than
+  // the rules (a filter, top-K), "all children" means all the listed ones.
+  void prove(NodeId n, float value) {
+    for (;;) {
+      NodeType& node = nodes_[n];
+      node.exhausted = 1;
+      node.q = value;
+      const NodeId p = node.parent;
+      if (p == kNoNode) return;
+      const std::uint8_t chooser = node.mover;  // every child of p has the same mover
+      float best = 1.0f;
+      if (value < 1.0f) {
+        best = -1.0f;
+        for (NodeId c : children(p)) {
+          if (!nodes_[c].exhausted) return;
+          best = std::max(best, nodes_[c].q);
+        }
+      }
+      value = nodes_[p].mover == chooser ? best : -best;
+      n = p;
     }
   }
 
