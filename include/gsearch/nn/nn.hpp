@@ -1,7 +1,8 @@
 // gsearch/nn/nn.hpp — the neural modules of gsearch in one include (target gsearch::nn):
 // tensors and workspaces (tensor.hpp), activations and Linear (layers.hpp), the autoencoder
 // and UCT-AE (autoencoder.hpp), CSR graphs and batches (graph.hpp), the GAT layer and GAT-AE
-// (gat.hpp), losses (loss.hpp), optimisers (optim.hpp) and weight files (io.hpp).
+// (gat.hpp), losses (loss.hpp), optimisers (optim.hpp), weight files (io.hpp) and a small
+// policy-value network for batched search (policy_value.hpp).
 // docs/nn.md maps each equation of the paper to the function that computes it.
 #pragma once
 
@@ -12,4 +13,5 @@
 #include "gsearch/nn/layers.hpp"
 #include "gsearch/nn/loss.hpp"
 #include "gsearch/nn/optim.hpp"
+#include "gsearch/nn/policy_value.hpp"
 #include "gsearch/nn/tensor.hpp"
