@@ -1,9 +1,14 @@
-// Search speed on Amazons: random games, MCTS iterations, alpha-beta nodes, evaluations,
-// node size and the memory of a long search. Figures in docs/benchmarks.md.
+// Search speed on Amazons: random games, MCTS iterations (1 and 2 threads), batched network
+// evaluation, alpha-beta nodes, evaluations, node size and the memory of a long search. Figures in
+// docs/benchmarks.md.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
+#include <span>
+#include <vector>
+
 #include "amazons/players/eval.hpp"
+#include "amazons/players/policy_value.hpp"
 #include "amazons/rules/decision.hpp"
 #include "gsearch/alphabeta/alphabeta.hpp"
 #include "gsearch/mcts/mcts.hpp"
@@ -49,7 +54,15 @@ struct Lieberum {
 };
 
 // MCTS iterations per second over the decision model, from the start, 20,000 iterations
-// per search: random playouts to the end (plain UCT), or 6-ply cut-off playouts + Lieberum.
+// per search: random playouts to the end (plain UCT), or 6-ply cut-off playouts + Lieberum;
+// the arguments are the number of threads and how they search (0: a tree each, merged;
+// 1: one shared tree), and the rates are per second of wall-clock time.
+mcts::Params threaded(const benchmark::State& state) {
+  return {.seed = 1,
+          .reserve_nodes = 1 << 20,
+          .threads = static_cast<unsigned>(state.range(0)),
+          .parallel = state.range(1) ? mcts::Parallel::kTree : mcts::Parallel::kRoot};
+}
 template <class Search>
 void mcts_iterations(benchmark::State& state, Search search) {
   std::uint64_t iterations = 0;
@@ -61,15 +74,73 @@ void mcts_iterations(benchmark::State& state, Search search) {
       benchmark::Counter(static_cast<double>(iterations), benchmark::Counter::kIsRate);
 }
 void BM_MctsRandomPlayouts(benchmark::State& state) {
-  mcts_iterations(state, mcts::Search<DecisionPosition>({.seed = 1, .reserve_nodes = 1 << 20}));
+  mcts_iterations(state, mcts::Search<DecisionPosition>(threaded(state)));
 }
 void BM_MctsCutoffPlayouts(benchmark::State& state) {
   using S =
       mcts::Search<DecisionPosition, mcts::Uct, mcts::ExpandAll, mcts::CutoffPlayout<Lieberum>>;
-  mcts_iterations(state, S({.seed = 1, .reserve_nodes = 1 << 20}, {}, {}, {.plies = 6}));
+  mcts_iterations(state, S(threaded(state), {}, {}, {.plies = 6}));
 }
-BENCHMARK(BM_MctsRandomPlayouts)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_MctsCutoffPlayouts)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MctsRandomPlayouts)
+    ->Args({1, 0})
+    ->Args({2, 0})
+    ->Args({2, 1})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MctsCutoffPlayouts)
+    ->Args({1, 0})
+    ->Args({2, 0})
+    ->Args({2, 1})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
+// A policy-value network (players/policy_value.hpp: 640 inputs, 2 hidden relu layers of H
+// units, 128 logits and a value) as a batched evaluator: positions valued (encoding,
+// network, priors over the legal decisions) per second, B positions per call (the first
+// argument), from 256 positions of random games. H (the second) = 256: 0.26 M weights, 1 MiB,
+// in the cache; H = 1024: 1.8 M weights, 7 MiB, not.
+void BM_PriorValueBatch(benchmark::State& state) {
+  const auto batch = static_cast<std::size_t>(state.range(0));
+  std::vector<DecisionPosition> positions;
+  gsearch::Rng rng(5);
+  while (positions.size() < 256) {
+    DecisionPosition d{Position{}};
+    for (int ply = 0; ply < 40 && !d.is_terminal(); ++ply) {
+      d.apply(d.random_move(rng));
+      if (!d.is_terminal()) positions.push_back(d);
+    }
+  }
+  amazons::DecisionNet net(1, state.range(1));
+  std::vector<float> values(batch), priors(batch * DecisionPosition::max_moves);
+  std::size_t next = 0, evaluated = 0;
+  for (auto _ : state) {
+    if (next + batch > positions.size()) next = 0;
+    net.evaluate_batch(std::span<const DecisionPosition>(positions.data() + next, batch), values,
+                       priors);
+    next += batch;
+    evaluated += batch;
+    benchmark::DoNotOptimize(values.data());
+  }
+  state.counters["positions/s"] =
+      benchmark::Counter(static_cast<double>(evaluated), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_PriorValueBatch)->ArgsProduct({{1, 8, 32, 128}, {256, 1024}});
+
+// MCTS with that network as its prior-value evaluator (PUCT), 2,000 iterations from the
+// start, B leaves per network call: iterations per second.
+void BM_MctsPriorValue(benchmark::State& state) {
+  using S = mcts::Search<DecisionPosition, mcts::Puct, mcts::ExpandAll, amazons::DecisionNet>;
+  S search({.seed = 1, .batch = static_cast<std::uint32_t>(state.range(0))}, {}, {},
+           amazons::DecisionNet(1));
+  std::uint64_t iterations = 0;
+  for (auto _ : state) {
+    search.set_root(DecisionPosition{Position{}});
+    iterations += search.run(gsearch::Budget::iters(2000)).iterations;
+  }
+  state.counters["iterations/s"] =
+      benchmark::Counter(static_cast<double>(iterations), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_MctsPriorValue)->Arg(1)->Arg(8)->Arg(32)->Unit(benchmark::kMillisecond);
 
 // Alpha-beta nodes per second with the Lieberum evaluation, whole moves, depth 2, at turn 20.
 void BM_AlphaBetaNodes(benchmark::State& state) {

@@ -8,8 +8,10 @@
 using namespace amazons;
 
 TEST_CASE("specs: canonical names, defaults, and one-line errors") {
-  CHECK(make_agent("uct")->name() == "uct:iters=1000,ms=0,c=0.7,model=decision");
-  CHECK(make_agent("uct:iters=200,c=0.5")->name() == "uct:iters=200,ms=0,c=0.5,model=decision");
+  CHECK(make_agent("uct")->name() ==
+        "uct:iters=1000,ms=0,c=0.7,model=decision,threads=1,parallel=root");
+  CHECK(make_agent("uct:iters=200,c=0.5")->name() ==
+        "uct:iters=200,ms=0,c=0.5,model=decision,threads=1,parallel=root");
   CHECK(make_agent("random")->name() == "random");
   CHECK_THROWS_WITH_AS((void)make_agent("mcts"),
                        doctest::Contains("unknown agent \"mcts\" (known: random"), SpecError);
@@ -31,7 +33,8 @@ TEST_CASE("specs: canonical names, defaults, and one-line errors") {
                        doctest::Contains("is not a number"), SpecError);
   CHECK_THROWS_WITH_AS((void)make_agent("uct:iters=100,iters=200"),
                        doctest::Contains("agent uct: iters is given twice"), SpecError);
-  CHECK(make_agent("uct:c=0.25")->name() == "uct:iters=1000,ms=0,c=0.25,model=decision");
+  CHECK(make_agent("uct:c=0.25")->name() ==
+        "uct:iters=1000,ms=0,c=0.25,model=decision,threads=1,parallel=root");
   CHECK(describe_agents().find("c  UCT exploration constant (for values in [-1, 1]) (number in "
                                "[0, 100])") != std::string::npos);
   CHECK(describe_agents().find("iters  MCTS iterations per move (0: none, use ms) (whole number "
@@ -65,9 +68,11 @@ TEST_CASE(
   const Position small = Position::from_fen("1q2q1/q4q/6/6/Q4Q/1Q2Q1 w - - 0 1");
   for (const char* spec :
        {"random", "greedy", "ab:depth=1", "uct:iters=100", "uct:iters=100,model=whole",
-        "invader:iters=200,k=50,threshold=5", "teacher", "teacher:candidates=5,noise=0.3",
-        "uctae:n=20", "sgga:n=20", "gatae:n=20", "hybrid:n=20", "uctae:n=20,reading=literal",
-        "sgga:n=20,reading=literal", "gatae:n=20,reading=literal", "hybrid:n=20,reading=literal"}) {
+        "uct:iters=100,threads=2", "uct:iters=100,model=whole,threads=3",
+        "invader:iters=200,k=50,threshold=5", "invader:iters=200,k=50,threshold=5,threads=2",
+        "teacher", "teacher:candidates=5,noise=0.3", "uctae:n=20", "sgga:n=20", "gatae:n=20",
+        "hybrid:n=20", "uctae:n=20,reading=literal", "sgga:n=20,reading=literal",
+        "gatae:n=20,reading=literal", "hybrid:n=20,reading=literal"}) {
     CAPTURE(spec);
     auto a = make_agent(spec), b = make_agent(spec);
     a->reset(5);
@@ -86,8 +91,9 @@ TEST_CASE("search agents beat random play (10 games each on the 10x10 board)") {
   // The full check (100 games per agent, >= 99% wins) is in docs/strength.md; this keeps CI
   // fast while still failing for an agent that plays no better than chance.
   for (const char* spec :
-       {"greedy", "ab:depth=1", "uct:iters=100", "invader:iters=300,k=100,threshold=10",
-        "uctae:n=30", "sgga:n=30", "gatae:n=30", "hybrid:n=30"}) {
+       {"greedy", "ab:depth=1", "uct:iters=100", "uct:iters=100,threads=2,parallel=tree",
+        "invader:iters=300,k=100,threshold=10", "uctae:n=30", "sgga:n=30", "gatae:n=30",
+        "hybrid:n=30"}) {
     CAPTURE(spec);
     const auto records = gsearch::arena::play_match(
         Position{}, [&] { return AgentHandle(make_agent(spec)); },
@@ -99,7 +105,8 @@ TEST_CASE("search agents beat random play (10 games each on the 10x10 board)") {
 }
 
 TEST_CASE("canonical_spec: the spec check of make_agent without building the agent") {
-  CHECK(canonical_spec("uct:iters=2000,c=1.4") == "uct:iters=2000,ms=0,c=1.4,model=decision");
+  CHECK(canonical_spec("uct:iters=2000,c=1.4") ==
+        "uct:iters=2000,ms=0,c=1.4,model=decision,threads=1,parallel=root");
   CHECK(canonical_spec("random") == make_agent("random")->name());
   CHECK(canonical_spec("ab:depth=3") == make_agent("ab:depth=3")->name());
   // Nothing is built: no weight file is read.
@@ -113,8 +120,10 @@ TEST_CASE("canonical_spec: the spec check of make_agent without building the age
 // Found by fuzz/agent_spec.cpp: a subnormal number passed the spec check (std::from_chars)
 // and then made std::stod throw std::out_of_range, not SpecError.
 TEST_CASE("fuzz regression: subnormal numbers in a spec are numbers") {
-  CHECK(canonical_spec("uct:iters=0,ms=1e-310") == "uct:iters=0,ms=1e-310,c=0.7,model=decision");
-  CHECK(make_agent("uct:c=1e-310")->name() == "uct:iters=1000,ms=0,c=1e-310,model=decision");
+  CHECK(canonical_spec("uct:iters=0,ms=1e-310") ==
+        "uct:iters=0,ms=1e-310,c=0.7,model=decision,threads=1,parallel=root");
+  CHECK(make_agent("uct:c=1e-310")->name() ==
+        "uct:iters=1000,ms=0,c=1e-310,model=decision,threads=1,parallel=root");
   CHECK_NOTHROW((void)make_agent("uct:iters=0,ms=1e-310"));
   CHECK_THROWS_AS((void)canonical_spec("uct:iters=0,ms=1e-400"), SpecError);  // underflows to 0
 }

@@ -73,6 +73,18 @@ gsearch::Budget budget_of(const Values& v, bool nodes) {
   return b;
 }
 
+// The spec's threads, as MCTS parameters.
+mcts::Params thread_params(const Values& v) {
+  return {.threads = static_cast<unsigned>(v.count("threads")),
+          .parallel = v.text("parallel") == "tree" ? mcts::Parallel::kTree : mcts::Parallel::kRoot};
+}
+
+// `params` with `seed`.
+mcts::Params with_seed(mcts::Params params, std::uint64_t seed) {
+  params.seed = seed;
+  return params;
+}
+
 // The player's own move number in the game (1 for each player's first move).
 int own_move_number(const Position& pos) { return pos.turns_played() / 2 + 1; }
 
@@ -236,18 +248,19 @@ Move decide_turn(Search& search, const Position& pos, const gsearch::Budget& bud
 // Plain UCT: random playouts to the end, UCT selection, all children.
 class UctAgent final : public Agent {
  public:
-  UctAgent(std::string name, gsearch::Budget budget, double c, bool decisions)
-      : name_(std::move(name)), budget_(budget), decisions_(decisions), c_(c) {}
+  UctAgent(std::string name, gsearch::Budget budget, double c, bool decisions,
+           const mcts::Params& threads)
+      : name_(std::move(name)), budget_(budget), decisions_(decisions), c_(c), threads_(threads) {}
   std::string name() const override { return name_; }
   void reset(std::uint64_t seed) override { seed_ = seed; }
   Move choose(const Position& pos, const std::optional<gsearch::Budget>& budget) override {
     const std::uint64_t seed =
         gsearch::derive_seed(seed_, static_cast<std::uint64_t>(pos.turns_played()));
     if (decisions_) {
-      mcts::Search<DecisionPosition> search({.seed = seed}, {.c = c_});
+      mcts::Search<DecisionPosition> search(with_seed(threads_, seed), {.c = c_});
       return decide_turn(search, pos, budget.value_or(budget_), info_);
     }
-    mcts::Search<Position> search({.seed = seed}, {.c = c_});
+    mcts::Search<Position> search(with_seed(threads_, seed), {.c = c_});
     search.set_root(pos);
     const auto stats = search.run(budget.value_or(budget_));
     info_ = {.pv = search.principal_variation(8),
@@ -263,6 +276,7 @@ class UctAgent final : public Agent {
   gsearch::Budget budget_;
   bool decisions_;
   double c_;
+  mcts::Params threads_;
   std::uint64_t seed_ = 0;
 };
 
@@ -278,6 +292,7 @@ struct InvaderParams {
   double c;
   bool schedule, endgame;
   int expected_moves;
+  mcts::Params threads;  // threads and parallel
 };
 
 // UCT over whole moves with: forward pruning to the top_k moves by evaluation; progressive
@@ -310,7 +325,7 @@ class InvaderAgent final : public Agent {
     }
     const std::uint64_t seed =
         gsearch::derive_seed(seed_, static_cast<std::uint64_t>(pos.turns_played()));
-    InvaderSearch search({.seed = seed}, {.c = p_.c},
+    InvaderSearch search(with_seed(p_.threads, seed), {.c = p_.c},
                          {.top_k = p_.top_k,
                           .widen_initial = p_.widen,
                           .widen_step = p_.step,
@@ -401,6 +416,12 @@ const std::vector<AgentDef>& registry() {
     const ParamDef iters{"iters", "1000", "MCTS iterations per move (0: none, use ms)", {}, 0,
                          1e9,     true};
     const ParamDef ms{"ms", "0", "milliseconds per move (0: none, use iters)", {}, 0, 1e7};
+    const ParamDef threads{"threads", "1", "search threads", {}, 1, 256, true};
+    const ParamDef parallel{"parallel",
+                            "root",
+                            "with threads: a tree per thread, merged (root; reproducible) or one "
+                            "shared tree with virtual loss (tree)",
+                            {"root", "tree"}};
     std::vector<AgentDef> d;
     d.push_back(
         {"random", "uniformly random whole moves", {}, [](const Values&, const std::string& n) {
@@ -423,19 +444,20 @@ const std::vector<AgentDef>& registry() {
            return std::unique_ptr<Agent>(new AlphaBetaAgent(n, static_cast<int>(v.count("depth")),
                                                             budget_of(v, true), v.count("tt")));
          }});
-    d.push_back({"uct",
-                 "plain UCT with uniformly random playouts to the end",
-                 {iters,
-                  ms,
-                  {"c", "0.7", "UCT exploration constant (for values in [-1, 1])", {}, 0, 100},
-                  {"model",
-                   "decision",
-                   "tree over single decisions or whole moves",
-                   {"decision", "whole"}}},
-                 [](const Values& v, const std::string& n) {
-                   return std::unique_ptr<Agent>(new UctAgent(n, budget_of(v, false), v.number("c"),
-                                                              v.text("model") == "decision"));
-                 }});
+    d.push_back(
+        {"uct",
+         "plain UCT with uniformly random playouts to the end",
+         {iters,
+          ms,
+          {"c", "0.7", "UCT exploration constant (for values in [-1, 1])", {}, 0, 100},
+          {"model", "decision", "tree over single decisions or whole moves", {"decision", "whole"}},
+          threads,
+          parallel},
+         [](const Values& v, const std::string& n) {
+           return std::unique_ptr<Agent>(new UctAgent(n, budget_of(v, false), v.number("c"),
+                                                      v.text("model") == "decision",
+                                                      thread_params(v)));
+         }});
     d.push_back(
         {"invader",
          "INVADERMC-style MCTS: pruning, widening, cut-off playouts + evaluation, parity, "
@@ -456,7 +478,9 @@ const std::vector<AgentDef>& registry() {
           {"plies", "6", "random plies before the evaluation", {}, 0, 200, true},
           {"c", "0.3", "UCT exploration constant", {}, 0, 100},
           {"schedule", "1", "spend more time early (1) or the same on every move (0)", {"0", "1"}},
-          {"endgame", "1", "alpha-beta once the territories are settled", {"0", "1"}}},
+          {"endgame", "1", "alpha-beta once the territories are settled", {"0", "1"}},
+          threads,
+          parallel},
          [](const Values& v, const std::string& n) {
            const InvaderParams p{.budget = budget_of(v, false),
                                  .top_k = static_cast<std::uint32_t>(v.count("k")),
@@ -468,7 +492,8 @@ const std::vector<AgentDef>& registry() {
                                  .c = v.number("c"),
                                  .schedule = v.text("schedule") == "1",
                                  .endgame = v.text("endgame") == "1",
-                                 .expected_moves = 40};
+                                 .expected_moves = 40,
+                                 .threads = thread_params(v)};
            return std::unique_ptr<Agent>(new InvaderAgent(n, p));
          }});
     const auto paper_agent = [](const char* name, paper::PaperMode mode, const char* help) {
