@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <span>
 #include <stdexcept>
@@ -272,10 +273,11 @@ TEST_CASE("threads with the solver: the same proofs as one thread") {
 }
 
 namespace {
-// A prior-value evaluator for tic-tac-toe: uniform priors, value 0, and a count of its calls.
+// A prior-value evaluator for tic-tac-toe: uniform priors, value 0, and a count of its calls
+// (atomic: with threads, the copies of one evaluator count into the same place).
 struct UniformPriorValue {
-  int* calls;
-  int* states;
+  std::atomic<int>* calls;
+  std::atomic<int>* states;
   void evaluate_batch(std::span<const TicTacToe> batch, std::span<float> values,
                       std::span<float> priors) const {
     REQUIRE(values.size() == batch.size());
@@ -299,7 +301,7 @@ static_assert(mcts::PriorValueEvaluator<UniformPriorValue, TicTacToe>);
 TEST_CASE("a prior-value evaluator: batches of leaves, each valued once, wins found") {
   for (const std::uint32_t batch : {1u, 8u, 32u}) {
     CAPTURE(batch);
-    int calls = 0, states = 0;
+    std::atomic<int> calls = 0, states = 0;
     PriorValueSearch search({.seed = 1, .batch = batch}, {.c = 1.5}, {}, {&calls, &states});
     search.set_root(play({0, 3, 1, 4}));
     const auto stats = search.run(gsearch::Budget::iters(400));
@@ -310,18 +312,18 @@ TEST_CASE("a prior-value evaluator: batches of leaves, each valued once, wins fo
     int expanded = 0;
     for (gsearch::NodeId n = 0; n < search.tree().size(); ++n)
       expanded += search.tree()[n].expanded;
-    CHECK(states == expanded);
-    if (batch > 1) CHECK(calls * 2 < states);  // most calls carry several leaves
+    CHECK(states.load() == expanded);
+    if (batch > 1) CHECK(calls.load() * 2 < states.load());  // most calls carry several leaves
     // The same seed and budget give the same tree.
-    int calls2 = 0, states2 = 0;
+    std::atomic<int> calls2 = 0, states2 = 0;
     PriorValueSearch again({.seed = 1, .batch = batch}, {.c = 1.5}, {}, {&calls2, &states2});
     again.set_root(play({0, 3, 1, 4}));
     again.run(gsearch::Budget::iters(400));
     CHECK(again.tree().size() == search.tree().size());
-    CHECK(states2 == states);
+    CHECK(states2.load() == states.load());
   }
   // The necessary block, with threads (root parallelism) too.
-  int calls = 0, states = 0;
+  std::atomic<int> calls = 0, states = 0;
   PriorValueSearch block({.seed = 2, .threads = 2, .batch = 8}, {.c = 1.5}, {}, {&calls, &states});
   block.set_root(play({0, 4, 8, 3}));
   block.run(gsearch::Budget::iters(3000));
@@ -333,7 +335,7 @@ TEST_CASE("a prior-value evaluator: batches of leaves, each valued once, wins fo
 }
 
 TEST_CASE("Dirichlet noise at the root, the visit distribution, moves drawn by temperature") {
-  int calls = 0, states = 0;
+  std::atomic<int> calls = 0, states = 0;
   PriorValueSearch search({.seed = 3, .batch = 4, .dirichlet_alpha = 0.3}, {}, {},
                           {&calls, &states});
   search.set_root(TicTacToe{});
