@@ -1,9 +1,11 @@
 // gsearch/core/game.hpp — the Game concept every search in gsearch works on.
 //
-// A game is a value type: a state is copied, never shared, and search copies states instead
-// of keeping undo stacks unless the game offers undo. Two players, 0 and 1, alternate in any
-// pattern the game likes: a game may split a turn into several decisions (Amazons: which
-// queen, where to, where to shoot) and keep the same player to move for consecutive plies.
+// A game is a value type: a state is copied, never shared. The searches copy a state for
+// each child they visit (MCTS one copy of the root per iteration, played forward; alpha-beta
+// and df-pn a copy per child); none uses undo today, so keep the state small. Two players,
+// 0 and 1, alternate in any pattern the game likes: a game may split a turn into several
+// decisions (Amazons: which queen, where to, where to shoot) and keep the same player to
+// move for consecutive plies.
 // Searches flip the sign of a value only when the player to move changes.
 //
 // Required (concept Game):
@@ -80,7 +82,8 @@ concept Game = std::copyable<G> && std::equality_comparable<G> && requires {
   { cg.hash() } -> std::convertible_to<std::uint64_t>;
 };
 
-// undo(m) restores the state exactly as it was before apply(m), hash included.
+// undo(m) restores the state exactly as it was before apply(m), hash included. Checked by
+// gsearch::testing::check_game; for your own code (the searches copy states instead).
 template <class G>
 concept UndoableGame = Game<G> && requires(G& g, const typename G::Move& m) {
   { g.undo(m) } -> std::same_as<void>;
