@@ -37,7 +37,8 @@ TEST_CASE("policy-value network: a batch gives what its rows give one by one") {
   CHECK(params[0].name == "trunk.0.W");
   CHECK(params[7].name == "value.b");
   const nn::Matrix h1 = ((x * *params[0].value).rowwise() + params[1].value->row(0)).cwiseMax(0.0f);
-  const nn::Matrix h2 = ((h1 * *params[2].value).rowwise() + params[3].value->row(0)).cwiseMax(0.0f);
+  const nn::Matrix h2 =
+      ((h1 * *params[2].value).rowwise() + params[3].value->row(0)).cwiseMax(0.0f);
   const nn::Matrix p = (h2 * *params[4].value).rowwise() + params[5].value->row(0);
   const nn::Matrix v = ((h2 * *params[6].value).rowwise() + params[7].value->row(0)).array().tanh();
   CHECK((p - logits).cwiseAbs().maxCoeff() < 1e-5f);
