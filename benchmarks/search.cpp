@@ -126,12 +126,15 @@ void BM_PriorValueBatch(benchmark::State& state) {
 }
 BENCHMARK(BM_PriorValueBatch)->ArgsProduct({{1, 8, 32, 128}, {256, 1024}});
 
-// MCTS with that network as its prior-value evaluator (PUCT), 2,000 iterations from the
-// start, B leaves per network call: iterations per second.
+// MCTS with that network (H = 256) as its prior-value evaluator (PUCT), 2,000 iterations
+// from the start, B leaves per network call (the first argument) on T threads (the second;
+// root parallelism, a copy of the network per thread): iterations per wall-clock second.
 void BM_MctsPriorValue(benchmark::State& state) {
   using S = mcts::Search<DecisionPosition, mcts::Puct, mcts::ExpandAll, amazons::DecisionNet>;
-  S search({.seed = 1, .batch = static_cast<std::uint32_t>(state.range(0))}, {}, {},
-           amazons::DecisionNet(1));
+  S search({.seed = 1,
+            .threads = static_cast<unsigned>(state.range(1)),
+            .batch = static_cast<std::uint32_t>(state.range(0))},
+           {}, {}, amazons::DecisionNet(1));
   std::uint64_t iterations = 0;
   for (auto _ : state) {
     search.set_root(DecisionPosition{Position{}});
@@ -140,7 +143,10 @@ void BM_MctsPriorValue(benchmark::State& state) {
   state.counters["iterations/s"] =
       benchmark::Counter(static_cast<double>(iterations), benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_MctsPriorValue)->Arg(1)->Arg(8)->Arg(32)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MctsPriorValue)
+    ->ArgsProduct({{1, 8, 32}, {1, 2}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 // Alpha-beta nodes per second with the Lieberum evaluation, whole moves, depth 2, at turn 20.
 void BM_AlphaBetaNodes(benchmark::State& state) {
