@@ -227,6 +227,21 @@ TEST_CASE("root parallelism: the budget shared out, the trees merged, reproducib
   CHECK(few.tree().root().visits == 3);
 }
 
+TEST_CASE("normalising passes during a search: every node of a view has an objective") {
+  // Nodes are added after the last pass, and merged trees drop theirs: a view reads each
+  // visited node's objective, or its q where it has none, and never past the pass's array.
+  for (const unsigned threads : {1u, 2u}) {
+    mcts::Search<TicTacToe> search({.seed = 9, .normalize_every = 64, .threads = threads});
+    search.set_root(TicTacToe{});
+    search.run(gsearch::Budget::iters(1000));
+    const mcts::TreeViewOf<TicTacToe::Move> view(search.tree());
+    for (gsearch::NodeId n = 0; n < view.size(); ++n) {
+      REQUIRE(view.objective(n) >= 0.0);
+      REQUIRE(view.objective(n) <= 1.0);
+    }
+  }
+}
+
 TEST_CASE("tree parallelism: one tree, consistent statistics, the budget met exactly") {
   mcts::Search<amazons::DecisionPosition> search(
       {.seed = 4, .threads = 2, .parallel = mcts::Parallel::kTree});

@@ -115,3 +115,16 @@ TEST_CASE("prove: values are read for the right player when the mover does not c
   CHECK(t[0].exhausted);
   CHECK(t[0].q == -1.0f);  // a loss for player 1, who moved into the root
 }
+
+TEST_CASE("TreeViewOf: a node added since the last normalising pass reads its q") {
+  Tree t = small_tree();
+  t.objective().assign(4, 0.25f);  // a pass when the tree had 4 nodes
+  t.add_children(3, 1, 1);         // node 6, visited since
+  t[6].visits = 1;
+  t[6].q = 0.5f;
+  const gsearch::mcts::TreeViewOf<int> view(t);
+  REQUIRE(view.size() == 5);
+  CHECK(view.objective(2) == doctest::Approx(0.25));  // node 3: from the pass
+  CHECK(view.tree_id(4) == 6);
+  CHECK(view.objective(4) == doctest::Approx(0.75));  // node 6: (q + 1) / 2
+}

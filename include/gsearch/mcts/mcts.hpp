@@ -659,8 +659,10 @@ class Search {
   // Adds the statistics of `other`, a tree grown from the same root with the same expansion
   // policy, to this one: matching nodes (the same moves from the root) pool their visits and
   // means; a node expanded there but not here gets its child slots (within Params::max_nodes).
-  // A proven value (with the solver) stays exact; an exhausted subtree stays exhausted.
+  // A proven value (with the solver) stays exact; an exhausted subtree stays exhausted. The
+  // objectives of a normalising pass are dropped (Params::normalize_at_end runs it again).
   void merge_from(const TreeType& other) {
+    tree_.objective().clear();  // the pooled statistics make every objective stale
     std::vector<std::pair<NodeId, NodeId>> stack{{0, 0}};  // (there, here)
     while (!stack.empty()) {
       const auto [o, h] = stack.back();

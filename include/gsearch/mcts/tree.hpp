@@ -220,8 +220,9 @@ class Tree {
 // A read-only TreeView (core/tree_view.hpp) of the visited part of a tree, for SGGA, GAT-AE
 // and the depth-normalising pass. It numbers the visited nodes 0..size()-1 breadth-first
 // (the root is 0) and keeps, for each, its id in the tree (tree_id). objective(n) is the
-// depth-normalised objective when the tree has one (backup.hpp), else q mapped to [0, 1]
-// ((q + 1) / 2: the mover's expected score). Built in one pass, O(visited nodes).
+// depth-normalised objective when the tree has one for the node (backup.hpp; a node added
+// since the last pass has none), else q mapped to [0, 1] ((q + 1) / 2: the mover's expected
+// score). Built in one pass, O(visited nodes).
 //
 // A view can leave out part of the visited tree: keep(tree, parent, child) (tree ids) is asked
 // for every visited child of a node in the view, and a child it refuses is left out with its
@@ -258,7 +259,8 @@ class TreeViewOf {
   [[nodiscard]] double objective(NodeId n) const noexcept {
     const auto& obj = tree_->objective();
     const NodeId t = tree_id_[n];
-    return obj.empty() ? ((*tree_)[t].q + 1.0) / 2.0 : obj[t];
+    // A node added since the last pass has no objective yet: its q, as without a pass.
+    return t < obj.size() ? obj[t] : ((*tree_)[t].q + 1.0) / 2.0;
   }
   // The node's id in the tree, e.g. to read its move: view.tree()[view.tree_id(n)].move.
   [[nodiscard]] NodeId tree_id(NodeId n) const noexcept { return tree_id_[n]; }
