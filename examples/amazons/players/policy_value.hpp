@@ -7,7 +7,7 @@
 // the square it names (Decision::to: the queen, its destination, or the arrow), so the policy
 // head has 128 logits and a decision's prior is the softmax over its stage's legal squares.
 // The weights here are untrained (Glorot from a seed): what it is for today is measuring
-// batched evaluation; training it is the self-play of the Gomoku example.
+// batched evaluation and exercising the batched search; nothing trains it yet.
 #pragma once
 
 #include <array>

@@ -570,8 +570,7 @@ class Search {
         batch_states_.push_back(state);
         batch_leaves_.push_back(leaf);
       }
-      if (batch_leaves_.size() == batch || (gathered && !batch_leaves_.empty()))
-        evaluate_gathered();
+      if (batch_leaves_.size() == batch || gathered) evaluate_gathered();
     }
     if (!batch_leaves_.empty()) evaluate_gathered();
     stats.seconds = tracker.elapsed();
@@ -724,7 +723,7 @@ class Search {
         if (!leaf.exact) value = evaluate.evaluate(state, perspective, rng);
         lock.lock();
         undo_virtual_loss(leaf.node);
-        if (leaf.exact) value = leaf_value(leaf, state, perspective, evaluate, rng);
+        if (leaf.exact) value = exact_for(leaf, perspective);
         if (params_.solver)
           finish_keeping_proofs(leaf, value, perspective, proofs);
         else

@@ -6,11 +6,12 @@
 //   logits = h_L · W_p + b_p              (B, actions): the policy head, before the softmax
 //   value  = tanh(h_L · W_v + b_v)        (B, 1): the value head, in [-1, 1]
 //
-// A batch is one matrix product per layer, so B positions cost far less than B single
-// calls: that is what a batched search (mcts.hpp, PriorValueEvaluator) is for. How positions
-// become rows of x and actions become moves is the game's (an encoder); softmax_over() turns
-// a row of logits into priors over the legal moves' actions. Forward only: training with
-// (z − v)² − π·log p is the Gomoku example's.
+// A batch is one matrix product per layer, so B positions cost less than B single calls
+// (1.6× fewer seconds per position at B = 32 on one CPU core, docs/benchmarks.md; more where
+// a call has a fixed cost, as on a GPU): that is what a batched search (mcts.hpp,
+// PriorValueEvaluator) is for. How positions become rows of x and actions become moves is the
+// game's (an encoder); softmax_over() turns a row of logits into priors over the legal moves'
+// actions. Forward only: there is no training for it yet.
 #pragma once
 
 #include <algorithm>
