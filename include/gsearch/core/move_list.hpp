@@ -32,7 +32,7 @@ class MoveList {
   // max_moves is what makes this true during move generation.
   constexpr void push_back(const Move& m) noexcept {
     GSEARCH_ASSERT(size_ < Capacity);
-    moves_[size_++] = m;
+    storage_.moves[size_++] = m;
   }
   constexpr void clear() noexcept { size_ = 0; }
   // Shrinks the list to its first n moves (n <= size()).
@@ -46,22 +46,29 @@ class MoveList {
 
   constexpr Move& operator[](std::size_t i) noexcept {
     GSEARCH_ASSERT(i < size_);
-    return moves_[i];
+    return storage_.moves[i];
   }
   constexpr const Move& operator[](std::size_t i) const noexcept {
     GSEARCH_ASSERT(i < size_);
-    return moves_[i];
+    return storage_.moves[i];
   }
 
-  constexpr Move* begin() noexcept { return moves_.data(); }
-  constexpr Move* end() noexcept { return moves_.data() + size_; }
-  constexpr const Move* begin() const noexcept { return moves_.data(); }
-  constexpr const Move* end() const noexcept { return moves_.data() + size_; }
-  constexpr Move* data() noexcept { return moves_.data(); }
-  constexpr const Move* data() const noexcept { return moves_.data(); }
+  constexpr Move* begin() noexcept { return storage_.moves; }
+  constexpr Move* end() noexcept { return storage_.moves + size_; }
+  constexpr const Move* begin() const noexcept { return storage_.moves; }
+  constexpr const Move* end() const noexcept { return storage_.moves + size_; }
+  constexpr Move* data() noexcept { return storage_.moves; }
+  constexpr const Move* data() const noexcept { return storage_.moves; }
 
  private:
-  std::array<Move, Capacity> moves_;
+  // Left uninitialised: a move is written (push_back) before it is read, so a list costs
+  // nothing to create, whatever Move's default constructor does (a std::array of a Move with
+  // member initialisers would be zero-filled on every construction: 15 KB for Amazons).
+  union Storage {
+    constexpr Storage() noexcept {}
+    Move moves[Capacity];
+  };
+  Storage storage_;
   std::size_t size_ = 0;
 };
 
@@ -85,14 +92,14 @@ void sort_by_key_descending(MoveList<Move, Capacity>& list, Key* keys, std::size
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
-  std::array<Move, Capacity> moves;
+  MoveList<Move, Capacity> moves;  // (uninitialised storage: nothing to fill)
   std::array<Key, Capacity> sorted_keys;
   for (std::size_t i = from; i < n; ++i) {
-    moves[i] = list[order[i]];
+    moves.push_back(list[order[i]]);
     sorted_keys[i] = keys[order[i]];
   }
   for (std::size_t i = from; i < n; ++i) {
-    list[i] = moves[i];
+    list[i] = moves[i - from];
     keys[i] = sorted_keys[i];
   }
 }
