@@ -1,13 +1,18 @@
-// Alpha-beta: agreement with plain minimax, the exact solver on published small boards,
-// the decision model, budgets and the principal variation.
+// Alpha-beta: agreement with plain minimax, the exact solver (wins, losses, draws and
+// fractional results against exhaustive search, proofs checked by df-pn, published small
+// boards), the decision model, budgets and the principal variation.
 #include "gsearch/alphabeta/alphabeta.hpp"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
 
+#include "amazons/exact.hpp"
 #include "amazons/rules/decision.hpp"
+#include "amazons/rules/solver.hpp"
+#include "gsearch/alphabeta/dfpn.hpp"
 #include "support/mnk.hpp"
+#include "support/negamax.hpp"
 
 namespace ab = gsearch::alphabeta;
 using test_games::TicTacToe;
@@ -61,6 +66,145 @@ TEST_CASE("tic-tac-toe: the solver proves a forced win and finds the block") {
   CHECK(block.best.cell == 5);
   CHECK_FALSE(block.proven_win);
   CHECK_FALSE(block.proven_loss);
+  CHECK(block.proven_draw);  // a draw is proven, not merely "no win found"
+  CHECK(block.proven);
+  // The empty board is a draw; with the depth capped below the game's length it is unknown.
+  CHECK(solver.search(TicTacToe{}).proven_draw);
+  ab::AlphaBeta<TicTacToe> shallow({.max_depth = 4});
+  const auto unknown = shallow.search(TicTacToe{});
+  CHECK_FALSE(unknown.proven);
+  CHECK_FALSE(unknown.proven_draw);
+  CHECK(unknown.has_move);
+}
+
+namespace {
+
+// Tic-tac-toe scored in fractions: a win is worth more the sooner it comes (the share of
+// the board still empty), so the exact value of a position is a fraction, not just ±1 or 0.
+struct ScoredTicTacToe : TicTacToe {
+  [[nodiscard]] double result(gsearch::Player p) const noexcept {
+    return TicTacToe::result(p) * (10.0 - plies) / 10.0;  // 9 - plies cells are empty
+  }
+  void apply(const Move& m) noexcept {
+    TicTacToe::apply(m);
+    ++plies;
+  }
+  int plies = 0;
+};
+
+}  // namespace
+
+TEST_CASE("the solver equals exhaustive search: wins, losses, draws and fractional results") {
+  gsearch::Rng rng(21);
+  test_support::Negamax<TicTacToe> exact;
+  test_support::Negamax<ScoredTicTacToe> exact_scored;
+  int wins = 0, losses = 0, draws = 0, fractions = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    TicTacToe g;
+    ScoredTicTacToe h;
+    const int plies = static_cast<int>(rng.below(6));
+    for (int k = 0; k < plies && !g.is_terminal(); ++k) {
+      gsearch::MoveListOf<TicTacToe> moves;
+      g.legal_moves(moves);
+      const auto m = moves[rng.below(moves.size())];
+      g.apply(m);
+      h.apply(m);
+    }
+    if (g.is_terminal()) continue;
+    ab::AlphaBeta<TicTacToe> solver({.tt_megabytes = 1});
+    const auto r = solver.search(g);
+    REQUIRE(r.proven);
+    const double v = exact(g);
+    CHECK(r.score == static_cast<ab::Score>(v * ab::kWin));
+    CHECK(r.proven_win == (v > 0));
+    CHECK(r.proven_loss == (v < 0));
+    CHECK(r.proven_draw == (v == 0));
+    wins += v > 0;
+    losses += v < 0;
+    draws += v == 0;
+    // The best move keeps the value.
+    REQUIRE(r.has_move);
+    TicTacToe c = g;
+    c.apply(r.best);
+    CHECK(-exact(c) == v);
+    // Fractions are kept, not rounded to win, loss or draw.
+    ab::AlphaBeta<ScoredTicTacToe> scored({.tt_megabytes = 1});
+    const auto s = scored.search(h);
+    REQUIRE(s.proven);
+    const double w = exact_scored(h);
+    CHECK(s.score == static_cast<ab::Score>(std::lround(w * ab::kWin)));
+    fractions += w != 0 && std::abs(w) != 1;
+  }
+  CHECK(wins > 20);
+  CHECK(losses > 5);
+  CHECK(draws > 20);
+  CHECK(fractions > 20);
+}
+
+TEST_CASE("Amazons: the solver equals exhaustive search and df-pn on random small positions") {
+  gsearch::Rng rng(5);
+  exact::Solver reference;
+  int tried = 0, wins = 0;
+  for (int trial = 0; trial < 250; ++trial) {
+    const auto small = exact::random_small_position(rng);
+    if (!small) continue;
+    const amazons::Position& pos = *small;
+    ++tried;
+    CAPTURE(pos.fen());
+    const bool win = reference.wins(pos);
+    wins += win;
+    ab::AlphaBeta<amazons::Position> plain({.tt_megabytes = 1});
+    const auto r = plain.search(pos);
+    CHECK(r.proven_win == win);
+    CHECK(r.proven_loss == !win);
+    // With the region knowledge, dominated moves left out, mobility ordering and ETC.
+    ab::AlphaBeta<amazons::SolverPosition> informed({.tt_megabytes = 1});
+    const auto k = informed.search(amazons::SolverPosition(pos));
+    CHECK(k.proven_win == win);
+    CHECK(k.proven_loss == !win);
+    if (win) {
+      REQUIRE(k.has_move);
+      amazons::Position child = pos;
+      child.apply(k.best);
+      CHECK_FALSE(reference.wins(child));
+    }
+  }
+  CHECK(tried > 150);
+  CHECK(wins > 50);
+  CHECK(tried - wins > 30);
+}
+
+TEST_CASE("Amazons 4x5 and 5x4 positions: alpha-beta's and df-pn's proofs agree") {
+  // Positions a few random turns from the starts of the 4 wide × 5 high and 5 wide × 4 high
+  // boards: each is solved by both methods, and each winning move is checked by the other.
+  gsearch::Rng rng(13);
+  int agreed = 0, wins = 0;
+  for (const char* fen : {"1qq1/q2q/4/Q2Q/1QQ1 w - - 0 1", "1q1q1/q3q/Q3Q/1Q1Q1 w - - 0 1"}) {
+    for (int trial = 0; trial < 6; ++trial) {
+      amazons::SolverPosition pos(amazons::Position::from_fen(fen));
+      for (int k = 0; k < 2 + trial % 3 && !pos.is_terminal(); ++k) pos.apply(pos.random_move(rng));
+      if (pos.is_terminal()) continue;
+      CAPTURE(pos.fen());
+      ab::AlphaBeta<amazons::SolverPosition> alpha_beta({.tt_megabytes = 16});
+      ab::Dfpn<amazons::SolverPosition> dfpn({.tt_megabytes = 16});
+      const auto a = alpha_beta.search(pos);
+      const auto d = dfpn.solve(pos);
+      REQUIRE(a.proven);
+      REQUIRE((d.proven_win || d.proven_loss));
+      CHECK(a.proven_win == d.proven_win);
+      ++agreed;
+      if (!a.proven_win) continue;
+      ++wins;
+      amazons::SolverPosition after_a = pos, after_d = pos;
+      after_a.apply(a.best);
+      after_d.apply(d.best);
+      CHECK(ab::Dfpn<amazons::SolverPosition>({.tt_megabytes = 16}).solve(after_a).proven_loss);
+      CHECK(
+          ab::AlphaBeta<amazons::SolverPosition>({.tt_megabytes = 16}).search(after_d).proven_loss);
+    }
+  }
+  CHECK(agreed >= 10);
+  CHECK(wins >= 2);
 }
 
 TEST_CASE("alpha-beta with PVS, the table and move ordering equals plain minimax") {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 
@@ -108,6 +109,19 @@ inline Position random_position(gsearch::Rng& rng, int cols, int rows, int white
   fen += ' ';
   fen += side;
   return Position::from_fen(fen);
+}
+
+// A small random position for checking solvers against Solver: 3 to 5 columns, 3 or 4 rows,
+// 1 to 3 queens a side, about 30 % of the other squares blocked; nullopt when it is terminal
+// or has more than 8 empty squares (so that exhaustive search stays quick).
+inline std::optional<Position> random_small_position(gsearch::Rng& rng) {
+  const int cols = 3 + static_cast<int>(rng.below(3));
+  const int rows = 3 + static_cast<int>(rng.below(2));
+  const int white = 1 + static_cast<int>(rng.below(3));
+  const int black = 1 + static_cast<int>(rng.below(3));
+  const Position pos = random_position(rng, cols, rows, white, black, 0.3);
+  if (pos.is_terminal() || amazons::popcount(pos.empty()) > 8) return std::nullopt;
+  return pos;
 }
 
 }  // namespace exact

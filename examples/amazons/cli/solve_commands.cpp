@@ -1,6 +1,6 @@
 // amazons solve — exact solving of small boards: does the player to move win?
 //
-//   amazons solve [--fen FEN] [--moves ...] [--ms T] [--tt MB] [--method dfpn|ab]
+//   amazons solve [--fen FEN] [--moves ...] [--ms T] [--tt MB] [--method ab|dfpn]
 //                 [--split [--skip N]]
 //
 // Prints whether the player to move wins (a proof), loses (a disproof), or whether the budget
@@ -36,9 +36,10 @@ struct Outcome {
 using SolveOne = std::function<Outcome(const Position&, const gsearch::Budget&)>;
 
 SolveOne make_solver(const std::string& method, std::size_t tt_mb) {
-  if (method == "ab") {
-    auto solver = std::make_shared<gsearch::alphabeta::AlphaBeta<SolverPosition>>(
-        gsearch::alphabeta::Params{.tt_megabytes = tt_mb});
+  if (method == "ab") {  // (an Amazons game is never longer than its empty squares)
+    auto solver =
+        std::make_shared<gsearch::alphabeta::AlphaBeta<SolverPosition>>(gsearch::alphabeta::Params{
+            .max_depth = gsearch::alphabeta::kMaxPly - 1, .tt_megabytes = tt_mb});
     return [solver](const Position& pos, const gsearch::Budget& budget) {
       const auto r = solver->search(SolverPosition(pos), budget);
       return Outcome{r.proven_win, r.proven_loss, r.proven_win && r.has_move,
@@ -133,7 +134,7 @@ void add_solve_commands(CLI::App& app) {
     PositionOptions position;
     double ms = 0;
     std::size_t tt = 256;
-    std::string method = "dfpn";
+    std::string method = "ab";
     bool split = false;
     std::size_t skip = 0;
   };
@@ -149,7 +150,7 @@ void add_solve_commands(CLI::App& app) {
   add_number(*cmd, "--tt", opts->tt, "Transposition table size in MiB", std::size_t{1},
              std::size_t{65536});
   cmd->add_option("--method", opts->method,
-                  "dfpn (proof-number search, default) or ab (alpha-beta solver)")
+                  "ab (alpha-beta solver, default) or dfpn (proof-number search)")
       ->check(CLI::IsMember({"dfpn", "ab"}));
   cmd->add_flag("--split", opts->split,
                 "Solve each move of the player to move separately (one line per move on stderr)");

@@ -4,8 +4,9 @@
 // optional capabilities gsearch's exact solvers use (include/gsearch/core/game.hpp):
 //   proven_outcome()      positions decided by the region rules of regions.hpp;
 //   essential_moves(list) the legal moves less the dominated ones of regions.hpp;
-//   evaluate()            a cheap heuristic, used by df-pn only to decide where to look
-//                         first (it never decides a result).
+//   evaluate()            a cheap heuristic, for df-pn's DfpnInit::kEvaluation only (to
+//                         decide where to look first; it never decides a result).
+// Position's count_moves() serves the solvers' default move ordering and df-pn's leaf numbers.
 // The region knowledge needs a cache (Solitaire); each thread has its own.
 #pragma once
 

@@ -17,10 +17,14 @@
 // What the search uses from the game, when the game offers it (game.hpp):
 //   proven_outcome()  exact knowledge: a position it decides is a leaf, proven or disproven;
 //   essential_moves() the moves to search, dominated ones left out;
-//   evaluate()        a heuristic value that sets the first numbers of a new leaf (df-pn+,
-//                     Nagai & Imai 2002): a leaf that looks good for the attacker starts with
-//                     a small pn and a large dn, 1 + w (1 − v) and 1 + w (1 + v) for the
-//                     attacker's view v in [-1, 1]; without it, every new leaf starts at (1, 1).
+//   count_moves()     the first numbers of a new leaf (DfpnInit::kMobility, the default): a
+//                     leaf where the attacker moves starts at (1, n), one where the defender
+//                     moves at (n, 1), with n its number of legal moves — one good move
+//                     proves the first, all n must be refuted to disprove it;
+//   evaluate()        or a heuristic value sets them (DfpnInit::kEvaluation, df-pn+, Nagai &
+//                     Imai 2002): a leaf that looks good for the attacker starts with a small
+//                     pn and a large dn, 1 + w (1 − v) and 1 + w (1 + v) for the attacker's
+//                     view v in [-1, 1]; without either, every new leaf starts at (1, 1).
 // Both change how fast a proof is found, never what is proven: a proven position is one whose
 // every line the search allows ends in a win for the attacker (a terminal state, or a position
 // the game proves).
@@ -41,14 +45,20 @@
 
 #include "gsearch/core/budget.hpp"
 #include "gsearch/core/game.hpp"
+#include "gsearch/core/large_array.hpp"
 
 namespace gsearch::alphabeta {
+
+// How a new leaf's proof and disproof numbers are set (see the header comment). A choice the
+// game cannot serve (no count_moves() / evaluate()) falls back to (1, 1).
+enum class DfpnInit : std::uint8_t { kMobility, kEvaluation, kUnit };
 
 struct DfpnParams {
   std::size_t tt_megabytes = 64;  // size of the table of (pn, dn); a power of two of buckets
   double epsilon = 0.25;          // the 1 + ε trick: a child's threshold is (1 + ε)·second + 1
-  // A new node's (pn, dn) from the game's evaluation v in [-1, 1] for the attacker (games with
-  // evaluate() only): with γ = eval_gamma = 0, (1 + w(1 - v), 1 + w(1 + v)); with γ > 0,
+  DfpnInit init = DfpnInit::kMobility;
+  // With DfpnInit::kEvaluation, a new node's (pn, dn) from the game's evaluation v in [-1, 1]
+  // for the attacker: with γ = eval_gamma = 0, (1 + w(1 - v), 1 + w(1 + v)); with γ > 0,
   // (1 + w·e^(-γ atanh v), 1 + w·e^(γ atanh v)). w = eval_weight; w = 0 starts every node at
   // (1, 1), as plain df-pn does.
   double eval_weight = 150.0;
@@ -76,10 +86,10 @@ class Dfpn {
   void resize(std::size_t megabytes) {
     std::size_t n = 1024;
     while (n * 2 * sizeof(Bucket) <= megabytes * 1024 * 1024) n *= 2;
-    buckets_.assign(n, Bucket{});
+    buckets_.reset(n);  // zero bytes: every entry empty
     mask_ = n - 1;
   }
-  void clear() { buckets_.assign(buckets_.size(), Bucket{}); }
+  void clear() { buckets_.clear(); }
 
   // Proves or disproves that the player to move at `root` wins, or stops at the budget (nodes
   // or time; then neither flag is set). The table is kept between calls, so solving a
@@ -186,8 +196,17 @@ class Dfpn {
         return n;
       }
     }
+    if constexpr (CountableGame<G>) {
+      if (params_.init == DfpnInit::kMobility) {
+        const auto moves = static_cast<std::uint64_t>(s.count_moves());
+        const Number m = moves >= kMax ? kMax : static_cast<Number>(moves);
+        n = attacker_moves ? Numbers{1, m} : Numbers{m, 1};
+        store(key, n, 0);  // kept until something that cost work needs the slot
+        return n;
+      }
+    }
     if constexpr (EvaluableGame<G>) {
-      if (params_.eval_weight > 0) {
+      if (params_.init == DfpnInit::kEvaluation && params_.eval_weight > 0) {
         double v = std::clamp(static_cast<double>(s.evaluate()), -1.0, 1.0);
         if (!attacker_moves) v = -v;
         if (params_.eval_gamma > 0) {
@@ -288,7 +307,7 @@ class Dfpn {
   }
 
   DfpnParams params_;
-  std::vector<Bucket> buckets_;
+  LargeArray<Bucket> buckets_;  // on large pages where the system offers them
   std::size_t mask_ = 0;
   std::vector<Child> arena_;  // the children of every node on the current path, stacked
   std::size_t arena_top_ = 0;

@@ -5,13 +5,14 @@
 // least the same depth, by any entry of a newer search (generation), or by any entry for
 // another position when the stored one is shallower. Scores of won or lost positions are
 // stored relative to the node (distance to the end from here), not to the root, so that they
-// stay right when the same position is met at another ply.
+// stay right when the same position is met at another ply. The table lives on large pages
+// where the system offers them (core/large_array.hpp).
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #include "gsearch/core/game.hpp"
+#include "gsearch/core/large_array.hpp"
 
 namespace gsearch::alphabeta {
 
@@ -49,10 +50,10 @@ class TranspositionTable {
   void resize(std::size_t megabytes) {
     std::size_t n = 1024;
     while (n * 2 * sizeof(Entry) <= megabytes * 1024 * 1024) n *= 2;
-    entries_.assign(n, Entry{});
+    entries_.reset(n);  // zero bytes: every entry empty (Bound::kNone)
     mask_ = n - 1;
   }
-  void clear() { entries_.assign(entries_.size(), Entry{}); }
+  void clear() { entries_.clear(); }
   // Starts a new search: older entries become replaceable.
   void new_search() noexcept { ++generation_; }
 
@@ -64,6 +65,9 @@ class TranspositionTable {
     out.score = from_tt(e.score, ply);
     return &out;
   }
+
+  // Starts loading the slot of `key` into the cache (a probe soon after then finds it there).
+  void prefetch(std::uint64_t key) const noexcept { __builtin_prefetch(&entries_[key & mask_]); }
 
   void store(std::uint64_t key, int ply, int depth, Score score, Bound bound,
              const Move* move) noexcept {
@@ -92,7 +96,7 @@ class TranspositionTable {
     return s >= kWin - kMaxPly ? s - ply : s <= -(kWin - kMaxPly) ? s + ply : s;
   }
 
-  std::vector<Entry> entries_;
+  LargeArray<Entry> entries_;
   std::size_t mask_ = 0;
   std::uint8_t generation_ = 0;
 };

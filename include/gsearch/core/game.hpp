@@ -96,7 +96,9 @@ concept EvaluableGame = Game<G> && requires(const G& cg) {
 };
 
 // count_moves(): the number of legal moves, often much cheaper than listing them (Amazons
-// counts arrows with bitboard fills). Perft uses it for bulk counting at the last ply.
+// counts arrows with bitboard fills). Perft uses it for bulk counting at the last ply; the
+// exact solvers use it to try first the moves that leave the opponent fewest replies
+// (alpha-beta) and for a new leaf's proof and disproof numbers (df-pn).
 template <class G>
 concept CountableGame = Game<G> && requires(const G& cg) {
   { cg.count_moves() } -> std::convertible_to<std::uint64_t>;
