@@ -106,7 +106,8 @@ class AlphaBeta {
     }
     // The solver does not deepen: an iteration leaves unknown what it does not reach, and
     // the next would search all that again, which costs more than the move ordering of the
-    // earlier iterations saves (measured in docs/amazons.md); it searches to max_depth at once.
+    // earlier iterations saves (docs/amazons.md, "Solving small boards"); it searches to
+    // max_depth at once.
     for (int depth = kSolver ? params_.max_depth : 1; depth <= params_.max_depth; ++depth) {
       pv_length_[0] = 0;
       allow_stop_ = kSolver || depth > 1;
