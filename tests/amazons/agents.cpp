@@ -117,6 +117,26 @@ TEST_CASE("canonical_spec: the spec check of make_agent without building the age
   CHECK_THROWS_AS((void)canonical_spec("uct:iters=0"), SpecError);
 }
 
+TEST_CASE("a spec that names a time gets that time: defaults do not cap it") {
+  // ms given, iters or depth not: the caps are lifted.
+  CHECK(canonical_spec("uct:ms=50") ==
+        "uct:iters=0,ms=50,c=0.7,model=decision,threads=1,parallel=root");
+  CHECK(canonical_spec("invader:ms=1000").rfind("invader:iters=0,ms=1000,", 0) == 0);
+  CHECK(canonical_spec("ab:ms=100") == "ab:depth=64,nodes=0,ms=100,tt=16");
+  // What the user wrote stays.
+  CHECK(canonical_spec("uct:iters=500,ms=50") ==
+        "uct:iters=500,ms=50,c=0.7,model=decision,threads=1,parallel=root");
+  CHECK(canonical_spec("ab:depth=3,ms=100") == "ab:depth=3,nodes=0,ms=100,tt=16");
+  CHECK(canonical_spec("uct:ms=0") ==
+        "uct:iters=1000,ms=0,c=0.7,model=decision,threads=1,parallel=root");
+  // The agent built from it searches for the time, not for the default iteration count.
+  auto agent = make_agent("uct:ms=30");
+  agent->reset(1);
+  const gsearch::Stopwatch watch;
+  (void)agent->choose(Position{});
+  CHECK(watch.seconds() >= 0.03);
+}
+
 // Found by fuzz/agent_spec.cpp: a subnormal number passed the spec check (std::from_chars)
 // and then made std::stod throw std::out_of_range, not SpecError.
 TEST_CASE("fuzz regression: subnormal numbers in a spec are numbers") {

@@ -705,6 +705,14 @@ ParsedSpec parse_spec(std::string_view spec) {
       values[key] = value;
     }
   }
+  // A time the spec names is the budget: the work caps it does not name (iters, depth) are
+  // lifted, so that no default cuts short a search the user timed (invader:ms=1000 used to
+  // stop at its default 3,000 iterations, about 15 ms a move).
+  if (given.count("ms") && Values(values).number("ms") > 0) {
+    for (const ParamDef& p : def->params)
+      if ((p.name == "iters" || p.name == "depth") && !given.count(p.name))
+        values[p.name] = p.name == "iters" ? "0" : format_number(p.max);
+  }
   std::string canonical = name;
   for (std::size_t i = 0; i < def->params.size(); ++i)
     canonical += (i == 0 ? ":" : ",") + def->params[i].name + "=" + values[def->params[i].name];
