@@ -27,7 +27,7 @@ Tree hand_tree() {
 }
 }  // namespace
 
-TEST_CASE("mean backup records the value for each node's mover") {
+TEST_CASE("the driver's bookkeeping records the value for each node's mover") {
   // Players: root (player 0 to move) -> child 1 (mover 0) -> child 2 (mover 0, same player
   // again, as in the decision model) -> child 3 (mover 1).
   Tree t;
@@ -35,13 +35,12 @@ TEST_CASE("mean backup records the value for each node's mover") {
   t.add_children(0, 1, 0);
   t.add_children(1, 1, 0);
   t.add_children(2, 1, 1);
-  const gsearch::mcts::MeanBackup backup;
-  backup.backup(t, 3, 1.0, 0);  // a win for player 0
+  gsearch::mcts::record_visit(t, 3, 1.0, 0);  // a win for player 0
   CHECK(t[3].q == -1.0f);
   CHECK(t[2].q == 1.0f);
   CHECK(t[1].q == 1.0f);
   CHECK(t[0].q == -1.0f);
-  backup.backup(t, 3, 0.0, 0);
+  gsearch::mcts::record_visit(t, 3, 0.0, 0);
   CHECK(t[3].visits == 2);
   CHECK(t[1].q == 0.5f);
   CHECK(t[0].visits == 2);

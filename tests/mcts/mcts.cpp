@@ -12,7 +12,7 @@
 
 #include "amazons/rules/decision.hpp"
 #include "support/mnk.hpp"
-#include "support/negamax.hpp"
+#include "support/proofs.hpp"
 
 using test_games::TicTacToe;
 namespace mcts = gsearch::mcts;
@@ -153,24 +153,11 @@ TEST_CASE("the solver's proven values agree with negamax on tic-tac-toe and 4x4 
   test_support::Negamax<test_games::Mnk<4, 4, 3>> negamax;
   int proven = 0;
   for (int trial = 0; trial < 24; ++trial) {
-    test_games::Mnk<4, 4, 3> g;
-    const int stones = 4 + trial % 8;
-    for (int i = 0; i < stones && !g.is_terminal(); ++i) {
-      gsearch::MoveListOf<decltype(g)> moves;
-      g.legal_moves(moves);
-      g.apply(moves[rng.below(moves.size())]);
-    }
+    const auto g = test_support::random_position<test_games::Mnk<4, 4, 3>>(rng, 4 + trial % 8);
     if (g.is_terminal()) continue;
-    mcts::Search<decltype(g)> search({.seed = static_cast<std::uint64_t>(trial), .solver = true});
-    search.set_root(g);
-    search.run(gsearch::Budget::iters(2'000'000));
-    REQUIRE(search.tree().root().exhausted);
-    const double exact = negamax(g);
-    CHECK(-search.tree().root().q == doctest::Approx(exact));  // root q: for the other player
-    // The chosen move keeps the exact value.
-    auto next = g;
-    next.apply(search.best_move());
-    CHECK(-negamax(next) == doctest::Approx(exact));
+    mcts::Search<test_games::Mnk<4, 4, 3>> search(
+        {.seed = static_cast<std::uint64_t>(trial), .solver = true});
+    test_support::check_proof(search, g, negamax);
     ++proven;
   }
   CHECK(proven >= 16);
@@ -265,25 +252,14 @@ TEST_CASE("threads with the solver: the same proofs as one thread") {
   gsearch::Rng rng(11);
   test_support::Negamax<test_games::Mnk<4, 4, 3>> negamax;
   for (int trial = 0; trial < 12; ++trial) {
-    test_games::Mnk<4, 4, 3> g;
-    for (int i = 0; i < 5 && !g.is_terminal(); ++i) {
-      gsearch::MoveListOf<decltype(g)> moves;
-      g.legal_moves(moves);
-      g.apply(moves[rng.below(moves.size())]);
-    }
+    const auto g = test_support::random_position<test_games::Mnk<4, 4, 3>>(rng, 5);
     if (g.is_terminal()) continue;
     const auto mode = trial % 2 ? mcts::Parallel::kTree : mcts::Parallel::kRoot;
-    mcts::Search<decltype(g)> search({.seed = static_cast<std::uint64_t>(trial),
-                                      .solver = true,
-                                      .threads = 2,
-                                      .parallel = mode});
-    search.set_root(g);
-    search.run(gsearch::Budget::iters(2'000'000));
-    REQUIRE(search.tree().root().exhausted);
-    CHECK(-search.tree().root().q == doctest::Approx(negamax(g)));
-    auto next = g;
-    next.apply(search.best_move());
-    CHECK(-negamax(next) == doctest::Approx(negamax(g)));
+    mcts::Search<test_games::Mnk<4, 4, 3>> search({.seed = static_cast<std::uint64_t>(trial),
+                                                   .solver = true,
+                                                   .threads = 2,
+                                                   .parallel = mode});
+    test_support::check_proof(search, g, negamax);
   }
 }
 

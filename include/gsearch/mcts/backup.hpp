@@ -1,10 +1,17 @@
 // gsearch/mcts/backup.hpp — backing values up the tree, and the paper's depth-normalising
 // update (eq. 10-12).
 //
-// A backup policy has one member,
-//     void backup(Tree<Move>& tree, NodeId leaf, double value, Player perspective)
-// where `value` in [-1, 1] is for `perspective`; each node on the path from `leaf` to the
-// root records it for its own mover (negated when the mover is the other player).
+// The driver keeps the bookkeeping every search needs itself: each node on the path from the
+// new leaf to the root counts the iteration and updates its mean q (record_visit), the value
+// read for the node's own mover (negated when the mover is the other player). A backup
+// policy adds what more a variant keeps, in per-node data of its own:
+//     using NodeData = D;                        optional (NoData); see tree.hpp's NodeData
+//     static constexpr bool kPlayoutMoves = true;   optional: be given the playout's moves
+//     void backup(Tree<Move, NodeData>& tree, const Iteration<Move>& it) const
+// called once per iteration, after the driver's update (under the search's lock when
+// threads share one tree). MeanBackup adds nothing; RaveBackup (rave.hpp) keeps RAVE's
+// all-moves-as-first statistics. A policy never touches visits or q: virtual loss, the
+// solver's proofs and the merge of root-parallel trees rely on them meaning what they say.
 //
 // DepthNormalizer is the paper's update mechanism (§4.2.1), a whole-tree pass over the
 // visited nodes that writes Tree::objective():
@@ -42,16 +49,60 @@
 
 namespace gsearch::mcts {
 
-struct MeanBackup {
-  template <MoveType Move>
-  void backup(Tree<Move>& tree, NodeId leaf, double value, Player perspective) const {
-    for (NodeId n = leaf; n != kNoNode; n = tree[n].parent) {
-      auto& node = tree[n];
-      ++node.visits;
-      const double v = node.mover == perspective ? value : -value;
-      node.q += static_cast<float>((v - node.q) / node.visits);
-    }
+// The driver's bookkeeping: `value` (in [-1, 1], for `perspective`) counted on every node from
+// `leaf` to the root, as a visit and into the mean q for the node's mover.
+template <MoveType Move, NodeData Data>
+void record_visit(Tree<Move, Data>& tree, NodeId leaf, double value, Player perspective) {
+  for (NodeId n = leaf; n != kNoNode; n = tree[n].parent) {
+    auto& node = tree[n];
+    ++node.visits;
+    const double v = node.mover == perspective ? value : -value;
+    node.q += static_cast<float>((v - node.q) / node.visits);
   }
+}
+
+// A move an evaluation policy played after the leaf, and who played it.
+template <MoveType Move>
+struct PlayoutStep {
+  Move move;
+  Player player;
+};
+
+// What a backup policy is told about one iteration.
+template <MoveType Move>
+struct Iteration {
+  NodeId leaf = 0;         // where the descent ended (the path is its parent chain)
+  double value = 0.0;      // the value backed up, in [-1, 1], for `perspective`
+  Player perspective = 0;  // the root's player to move
+  // With kPlayoutMoves, the moves the evaluation played from the leaf on, in order (empty
+  // for an evaluation that plays none or does not record them: see evaluate.hpp).
+  std::span<const PlayoutStep<Move>> playout{};
+};
+
+// Plain MCTS: the driver's means are all there is.
+struct MeanBackup {
+  template <MoveType Move, NodeData Data>
+  void backup(Tree<Move, Data>&, const Iteration<Move>&) const noexcept {}
+};
+
+namespace detail {
+template <class B>
+auto node_data_of() {
+  if constexpr (requires { typename B::NodeData; })
+    return typename B::NodeData{};
+  else
+    return NoData{};
+}
+}  // namespace detail
+
+// A backup policy's NodeData (NoData when it declares none).
+template <class B>
+using BackupData = decltype(detail::node_data_of<B>());
+
+// Whether a backup policy asks for the playout's moves.
+template <class B>
+inline constexpr bool kWantsPlayout = requires {
+  requires B::kPlayoutMoves;
 };
 
 // The depth-normalising pass, with its buffers kept between runs.
@@ -108,8 +159,8 @@ class DepthNormalizer {
 
   // The pass over the visited nodes of an MCTS tree: each starts from (q + 1) / 2, its value
   // for its mover in [0, 1], and the objectives go to tree.objective().
-  template <MoveType Move>
-  void run(Tree<Move>& tree, Parity parity = Parity::kDepth,
+  template <MoveType Move, NodeData Data>
+  void run(Tree<Move, Data>& tree, Parity parity = Parity::kDepth,
            Accumulation accumulation = Accumulation::kSum) {
     const std::size_t n = tree.size();
     parent_.resize(n);
@@ -140,15 +191,16 @@ class DepthNormalizer {
 };
 
 // One depth-normalising pass over `tree` (see DepthNormalizer).
-template <MoveType Move>
-void depth_normalize(Tree<Move>& tree, Parity parity = Parity::kDepth,
+template <MoveType Move, NodeData Data>
+void depth_normalize(Tree<Move, Data>& tree, Parity parity = Parity::kDepth,
                      Accumulation accumulation = Accumulation::kSum) {
   DepthNormalizer().run(tree, parity, accumulation);
 }
 
 template <class B, class Move>
-concept BackupPolicy = requires(const B& b, Tree<Move>& tree, NodeId n, double v, Player p) {
-  { b.backup(tree, n, v, p) } -> std::same_as<void>;
+concept BackupPolicy = NodeData<BackupData<B>> &&
+    requires(const B& b, Tree<Move, BackupData<B>>& tree, const Iteration<Move>& it) {
+  { b.backup(tree, it) } -> std::same_as<void>;
 };
 
 }  // namespace gsearch::mcts

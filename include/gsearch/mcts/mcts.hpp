@@ -30,7 +30,9 @@
 //   expand.hpp     Expansion: all children, filters, priors, top-K pruning, progressive
 //                  widening, expansion threshold
 //   evaluate.hpp   RandomPlayout, CutoffPlayout (with the parity adjustment), StaticEvaluation
-//   backup.hpp     MeanBackup, DepthNormalizer (the paper's update mechanism, eq. 10-12)
+//   backup.hpp     the driver's bookkeeping (record_visit), MeanBackup, the backup policy's
+//                  node data (node extension), DepthNormalizer (the paper's eq. 10-12)
+//   rave.hpp       RaveBackup and RaveSelect: RAVE/AMAF as a pair of policies on node data
 //
 // Values are never negated blindly: each node stores its value for the player who chose it,
 // so games whose player to move stays the same for several plies (the Amazons decision model)
@@ -65,6 +67,7 @@
 #include "gsearch/mcts/evaluate.hpp"
 #include "gsearch/mcts/expand.hpp"
 #include "gsearch/mcts/params.hpp"
+#include "gsearch/mcts/rave.hpp"
 #include "gsearch/mcts/select.hpp"
 #include "gsearch/mcts/tree.hpp"
 
@@ -111,15 +114,17 @@ concept LeafEvaluator = EvaluationPolicy<E, G> || PriorValueEvaluator<E, G>;
 
 template <Game G, class Select = Uct, class Expand = ExpandAll, class Evaluate = RandomPlayout,
           class Backup = MeanBackup>
-requires SelectionPolicy<Select, typename G::Move> && ExpansionPolicy<Expand, G> &&
-    LeafEvaluator<Evaluate, G> && BackupPolicy<Backup, typename G::Move>
+requires SelectionPolicy<Select, Tree<typename G::Move, BackupData<Backup>>> &&
+    ExpansionPolicy<Expand, G> && LeafEvaluator<Evaluate, G> &&
+    BackupPolicy<Backup, typename G::Move>
 class Search {
   static_assert(G::max_moves <= 0xffff,
                 "gsearch::mcts: a node holds at most 65,535 children (Node::num_children)");
 
  public:
   using Move = typename G::Move;
-  using TreeType = Tree<Move>;
+  using TreeType = Tree<Move, BackupData<Backup>>;  // the backup policy's node data in each node
+  using NodeType = typename TreeType::NodeType;
 
   // One root child as seen after a search.
   struct ChildStats {
@@ -293,7 +298,7 @@ class Search {
   // the solver, a proven win comes first and a proven loss last, whatever the visits, and a
   // proven child against another is chosen by value (proven children are no longer visited).
   [[nodiscard]] NodeId best_child(NodeId n) const {
-    const auto rank = [&](const Node<Move>& x) {
+    const auto rank = [&](const NodeType& x) {
       if (!params_.solver || !x.exhausted) return 1;
       return x.q >= 1.0f ? 2 : x.q <= -1.0f ? 0 : 1;
     };
@@ -409,20 +414,31 @@ class Search {
   }
 
   // The leaf's value for `perspective`: its exact value, or the evaluation policy's (which
-  // may play on `state`; terminality was read first).
+  // may play on `state`; terminality was read first). With a backup policy that asks for the
+  // playout's moves, they are appended to `playout` (cleared first).
   template <class E>
-  double leaf_value(const Leaf& leaf, G& state, Player perspective, const E& evaluate, Rng& rng) {
-    if (!leaf.exact) return evaluate.evaluate(state, perspective, rng);
-    return exact_for(leaf, perspective);
+  double leaf_value(const Leaf& leaf, G& state, Player perspective, const E& evaluate, Rng& rng,
+                    std::vector<PlayoutStep<Move>>& playout) {
+    playout.clear();
+    if (leaf.exact) return exact_for(leaf, perspective);
+    if constexpr (kWantsPlayout<Backup> && RecordingEvaluation<E, G>) {
+      return evaluate.evaluate(state, perspective, rng, [&playout](const Move& m, Player p) {
+        playout.push_back({m, p});
+      });
+    } else {
+      return evaluate.evaluate(state, perspective, rng);
+    }
   }
   [[nodiscard]] double exact_for(const Leaf& leaf, Player perspective) const noexcept {
     return tree_[leaf.node].mover == perspective ? leaf.exact_value : -leaf.exact_value;
   }
 
-  // Records the leaf's value on the tree.
-  void finish(const Leaf& leaf, double value, Player perspective) {
+  // Records the leaf's value on the tree: the driver's bookkeeping, then the backup policy's.
+  void finish(const Leaf& leaf, double value, Player perspective,
+              std::span<const PlayoutStep<Move>> playout = {}) {
     if (leaf.terminal && !params_.solver) tree_.mark_exhausted(leaf.node);
-    backup_.backup(tree_, leaf.node, value, perspective);
+    record_visit(tree_, leaf.node, value, perspective);
+    backup_.backup(tree_, Iteration<Move>{leaf.node, value, perspective, playout});
     // After the backup, which would average a proven value into the means again.
     if (leaf.exact && !tree_[leaf.node].exhausted) tree_.prove(leaf.node, leaf.exact_value);
   }
@@ -432,7 +448,8 @@ class Search {
     G state = *root_;
     const Player perspective = state.to_move();
     const Leaf leaf = descend(state);
-    finish(leaf, leaf_value(leaf, state, perspective, evaluate_, rng_), perspective);
+    const double value = leaf_value(leaf, state, perspective, evaluate_, rng_, playout_);
+    finish(leaf, value, perspective, playout_);
     return leaf.added;
   }
 
@@ -461,11 +478,12 @@ class Search {
   // With the solver and several threads, a node on an iteration's path may have been proven
   // by another thread while this one evaluated: its exact value is kept through the backup.
   void finish_keeping_proofs(const Leaf& leaf, double value, Player perspective,
-                             std::vector<std::pair<NodeId, float>>& proofs) {
+                             std::vector<std::pair<NodeId, float>>& proofs,
+                             std::span<const PlayoutStep<Move>> playout) {
     proofs.clear();
     for (NodeId n = tree_[leaf.node].parent; n != kNoNode; n = tree_[n].parent)
       if (tree_[n].exhausted) proofs.emplace_back(n, tree_[n].q);
-    finish(leaf, value, perspective);
+    finish(leaf, value, perspective, playout);
     for (const auto& [n, q] : proofs) tree_[n].q = q;
   }
 
@@ -657,7 +675,8 @@ class Search {
 
   // Adds the statistics of `other`, a tree grown from the same root with the same expansion
   // policy, to this one: matching nodes (the same moves from the root) pool their visits and
-  // means; a node expanded there but not here gets its child slots (within Params::max_nodes).
+  // means, and their policies' node data (NodeData::merge; every slot's, visited or not); a
+  // node expanded there but not here gets its child slots (within Params::max_nodes).
   // A proven value (with the solver) stays exact; an exhausted subtree stays exhausted. The
   // objectives of a normalising pass are dropped (Params::normalize_at_end runs it again).
   void merge_from(const TreeType& other) {
@@ -678,6 +697,7 @@ class Search {
       }
       to.visits = visits;
       to.exhausted |= from.exhausted;
+      to.data.merge(from.data);
       if (!from.expanded) continue;
       if (!tree_[h].expanded) {
         if (params_.max_nodes && tree_.size() + from.num_children > params_.max_nodes) continue;
@@ -691,7 +711,11 @@ class Search {
       if (tree_[h].num_children != from.num_children) continue;  // another expansion: keep ours
       for (std::uint16_t i = 0; i < from.num_children; ++i) {
         const NodeId oc = from.first_child + i, hc = tree_[h].first_child + i;
-        if (other[oc].visited() && other[oc].move == tree_[hc].move) stack.emplace_back(oc, hc);
+        if (other[oc].move != tree_[hc].move) continue;
+        if (other[oc].visited())
+          stack.emplace_back(oc, hc);
+        else  // an unvisited slot's data (RAVE's counts) is pooled all the same
+          tree_[hc].data.merge(other[oc].data);
       }
     }
   }
@@ -711,6 +735,7 @@ class Search {
       Rng rng(derive_seed(params_.seed, thread));
       const Player perspective = root_->to_move();
       std::vector<std::pair<NodeId, float>> proofs;
+      std::vector<PlayoutStep<Move>> playout;
       std::unique_lock lock(mutex);
       while (!tree_.root().exhausted && !tracker.exhausted(started, added)) {
         ++started;
@@ -719,15 +744,17 @@ class Search {
         added += leaf.added;
         add_virtual_loss(leaf.node);
         lock.unlock();
+        // The exact value is read under the lock (another thread may be proving the node).
         double value = 0.0;
-        if (!leaf.exact) value = evaluate.evaluate(state, perspective, rng);
+        playout.clear();
+        if (!leaf.exact) value = leaf_value(leaf, state, perspective, evaluate, rng, playout);
         lock.lock();
         undo_virtual_loss(leaf.node);
         if (leaf.exact) value = exact_for(leaf, perspective);
         if (params_.solver)
-          finish_keeping_proofs(leaf, value, perspective, proofs);
+          finish_keeping_proofs(leaf, value, perspective, proofs, playout);
         else
-          finish(leaf, value, perspective);
+          finish(leaf, value, perspective, playout);
         ++finished;
         if (params_.normalize_every && finished % params_.normalize_every == 0)
           normalizer_.run(tree_, params_.normalize_parity, params_.normalize_accumulation);
@@ -753,7 +780,8 @@ class Search {
   Rng rng_;
   std::optional<G> root_;  // set by set_root()
   TreeType tree_;
-  std::vector<Node<Move>> scratch_;
+  std::vector<NodeType> scratch_;
+  std::vector<PlayoutStep<Move>> playout_;  // the playout's moves, for a backup that wants them
   DepthNormalizer normalizer_;
   // The prior-value search's batch (kept between runs: no allocation once warm).
   std::vector<G> batch_states_;

@@ -1,7 +1,7 @@
 // gsearch/mcts/select.hpp — selection policies: which child an iteration descends into.
 //
 // A selection policy has one member,
-//     NodeId select(const Tree<Move>& tree, NodeId parent, NodeId first, std::uint32_t count)
+//     NodeId select(const Tree<Move, Data>& tree, NodeId parent, NodeId first, std::uint32_t count)
 // returning one of the children first .. first + count - 1 (count >= 1; the driver passes
 // only the children that progressive widening has opened). Values in the tree are in
 // [-1, 1] for each child's mover, the player choosing at `parent`, so a policy maximises
@@ -27,8 +27,9 @@ namespace gsearch::mcts {
 struct Uct {
   double c = 1.0;
 
-  template <MoveType Move>
-  NodeId select(const Tree<Move>& tree, NodeId parent, NodeId first, std::uint32_t count) const {
+  template <MoveType Move, NodeData Data>
+  NodeId select(const Tree<Move, Data>& tree, NodeId parent, NodeId first,
+                std::uint32_t count) const {
     const double log_n =
         std::log(static_cast<double>(tree[parent].visits > 0 ? tree[parent].visits : 1));
     NodeId best = first;
@@ -50,8 +51,9 @@ struct Puct {
   double c = 1.5;
   double fpu_reduction = 0.2;
 
-  template <MoveType Move>
-  NodeId select(const Tree<Move>& tree, NodeId parent, NodeId first, std::uint32_t count) const {
+  template <MoveType Move, NodeData Data>
+  NodeId select(const Tree<Move, Data>& tree, NodeId parent, NodeId first,
+                std::uint32_t count) const {
     const auto& p = tree[parent];
     const double sqrt_n = std::sqrt(static_cast<double>(p.visits > 0 ? p.visits : 1));
     // The parent's q is for the parent's mover; the chooser is the children's mover.
@@ -78,8 +80,9 @@ struct PriorUcb {
   double c = 1.4142135623730951;
   double w_q = 0.0;
 
-  template <MoveType Move>
-  NodeId select(const Tree<Move>& tree, NodeId parent, NodeId first, std::uint32_t count) const {
+  template <MoveType Move, NodeData Data>
+  NodeId select(const Tree<Move, Data>& tree, NodeId parent, NodeId first,
+                std::uint32_t count) const {
     const double log_n =
         std::log(static_cast<double>(tree[parent].visits > 0 ? tree[parent].visits : 1));
     NodeId best = first;
@@ -99,8 +102,9 @@ template <class F>
 struct ScoreSelect {
   F score;
 
-  template <MoveType Move>
-  NodeId select(const Tree<Move>& tree, NodeId parent, NodeId first, std::uint32_t count) const {
+  template <MoveType Move, NodeData Data>
+  NodeId select(const Tree<Move, Data>& tree, NodeId parent, NodeId first,
+                std::uint32_t count) const {
     NodeId best = first;
     double best_score = -std::numeric_limits<double>::infinity();
     for (NodeId c = first; c < first + count; ++c) {
@@ -113,8 +117,8 @@ struct ScoreSelect {
 template <class F>
 ScoreSelect(F) -> ScoreSelect<F>;
 
-template <class S, class Move>
-concept SelectionPolicy = requires(const S& s, const Tree<Move>& tree, NodeId n, std::uint32_t k) {
+template <class S, class Tree>
+concept SelectionPolicy = requires(const S& s, const Tree& tree, NodeId n, std::uint32_t k) {
   { s.select(tree, n, n, k) } -> std::convertible_to<NodeId>;
 };
 

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <compare>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -73,7 +74,23 @@ class IdRange {
 };
 static_assert(std::ranges::random_access_range<IdRange>);
 
-template <MoveType Move>
+// No per-node data beyond the driver's: the default Data of Node and Tree, and the NodeData
+// of a backup policy that declares none. Takes no space in a node ([[no_unique_address]]).
+struct NoData {
+  void merge(const NoData&) noexcept {}
+};
+
+// Per-node data that a policy keeps (a backup policy's NodeData, read by its selection
+// policy): RAVE's all-moves-as-first statistics, a variance, flags. Default-constructible
+// and trivially copyable, with merge(other), which pools a tree grown by another thread
+// into this one (root parallelism).
+template <class D>
+concept NodeData = std::default_initializable<D> && std::is_trivially_copyable_v<D> &&
+    requires(D& d, const D& other) {
+  d.merge(other);
+};
+
+template <MoveType Move, NodeData Data = NoData>
 struct Node {
   // Set when the node is created (as a slot of its parent's expansion)---
   float prior = 0.0f;       // ordering/selection prior of the move (0 when none)
@@ -90,14 +107,16 @@ struct Node {
   // Updated by every iteration through the node---
   std::uint32_t visits = 0;  // iterations that went through this node (0 = an unvisited slot)
   float q = 0.0f;            // mean backed-up value for `mover`, in [-1, 1]
+  // The policies' own per-node data (NodeData; nothing by default)---
+  [[no_unique_address]] Data data{};
 
   [[nodiscard]] bool visited() const noexcept { return visits != 0; }
 };
 
-template <MoveType Move>
+template <MoveType Move, NodeData Data = NoData>
 class Tree {
  public:
-  using NodeType = Node<Move>;
+  using NodeType = Node<Move, Data>;
 
   Tree() { clear(); }
 
@@ -227,14 +246,16 @@ class Tree {
 // A view can leave out part of the visited tree: keep(tree, parent, child) (tree ids) is asked
 // for every visited child of a node in the view, and a child it refuses is left out with its
 // whole subtree — e.g. the children a search visited too rarely to trust (KeepVisitShare).
-template <MoveType Move>
+template <MoveType Move, NodeData Data = NoData>
 class TreeViewOf {
  public:
-  explicit TreeViewOf(const Tree<Move>& tree)
-      : TreeViewOf(tree, [](const Tree<Move>&, NodeId, NodeId) { return true; }) {}
+  using TreeType = Tree<Move, Data>;
+
+  explicit TreeViewOf(const TreeType& tree)
+      : TreeViewOf(tree, [](const TreeType&, NodeId, NodeId) { return true; }) {}
 
   template <class Keep>
-  TreeViewOf(const Tree<Move>& tree, Keep keep) : tree_(&tree) {
+  TreeViewOf(const TreeType& tree, Keep keep) : tree_(&tree) {
     tree_id_.push_back(0);
     parent_.push_back(kNoNode);
     depth_.push_back(0);
@@ -264,10 +285,10 @@ class TreeViewOf {
   }
   // The node's id in the tree, e.g. to read its move: view.tree()[view.tree_id(n)].move.
   [[nodiscard]] NodeId tree_id(NodeId n) const noexcept { return tree_id_[n]; }
-  [[nodiscard]] const Tree<Move>& tree() const noexcept { return *tree_; }
+  [[nodiscard]] const TreeType& tree() const noexcept { return *tree_; }
 
  private:
-  const Tree<Move>* tree_;
+  const TreeType* tree_;
   std::vector<NodeId> tree_id_, parent_, offsets_, children_;
   std::vector<int> depth_;
 };
@@ -277,8 +298,8 @@ class TreeViewOf {
 // to. share = 0 keeps every visited child.
 struct KeepVisitShare {
   double share = 0.1;
-  template <MoveType Move>
-  bool operator()(const Tree<Move>& tree, NodeId parent, NodeId child) const noexcept {
+  template <MoveType Move, NodeData Data>
+  bool operator()(const Tree<Move, Data>& tree, NodeId parent, NodeId child) const noexcept {
     return static_cast<double>(tree[child].visits) >= share * tree[parent].visits;
   }
 };
