@@ -170,5 +170,6 @@ void add_play_commands(CLI::App& app);                          // play, analyze
 void add_paper_commands(CLI::App& app, int argc, char** argv);  // train, reproduce
 void add_label_commands(CLI::App& app);                         // label, teacher-serve
 void add_solve_commands(CLI::App& app);                         // solve
+void add_bench_commands(CLI::App& app);                         // bench
 
 }  // namespace amazons::cli

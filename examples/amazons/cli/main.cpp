@@ -13,6 +13,8 @@
 //   amazons teacher-serve [--port P] [--noise X] [--malformed P] [--drop P] ...
 //   amazons train --labels FILE [--out DIR]
 //   amazons reproduce [--games G] [--quick]
+//   amazons solve [--fen FEN] [--method ab|dfpn] ...
+//   amazons bench
 //
 // Errors are one line on stderr, "amazons: error: ...". Exit codes: 0 success, 1 failure,
 // 2 bad input.
@@ -84,6 +86,7 @@ int main(int argc, char** argv) {
   add_paper_commands(app, argc, argv);
   add_label_commands(app);
   add_solve_commands(app);
+  add_bench_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const Interrupted& e) {

@@ -164,6 +164,7 @@ SearchInfo alpha_beta_info(const ab::Result<Move>& r) {
   info.pv = r.pv;
   info.value = std::clamp(r.score / 10000.0, -1.0, 1.0);
   info.iterations = r.nodes;
+  info.nodes = r.nodes;
   info.depth = r.depth;
   info.seconds = r.seconds;
   if (r.proven_win || r.proven_loss) info.details = r.proven_win ? "proven win\n" : "proven loss\n";
@@ -210,6 +211,7 @@ SearchInfo mcts_info(const Search& search, const mcts::SearchStats& stats) {
   SearchInfo info;
   info.pv = search.principal_variation(8);
   info.iterations = stats.iterations;
+  info.nodes = search.tree().total_visits();
   info.seconds = stats.seconds;
   info.details = root_table(search);
   const auto children = search.root_children();
@@ -228,11 +230,15 @@ Move decide_turn(Search& search, const Position& pos, const gsearch::Budget& bud
   const auto stats = search.run(budget);
   info.details = root_table(search);
   info.iterations = stats.iterations;
+  info.nodes = search.tree().total_visits();
   double value = 0;
   Decision path[3];
   for (int k = 0; k < 3; ++k) {
-    if (search.root_children().empty())
+    if (search.root_children().empty()) {
+      const std::uint64_t before = search.tree().total_visits();
       info.iterations += search.run(gsearch::Budget::iters(top_up)).iterations;
+      info.nodes += search.tree().total_visits() - before;
+    }
     const auto children = search.root_children();
     if (k == 0 && !children.empty()) value = children.front().q;
     path[k] = search.best_move();
@@ -262,12 +268,7 @@ class UctAgent final : public Agent {
     }
     mcts::Search<Position> search(with_seed(threads_, seed), {.c = c_});
     search.set_root(pos);
-    const auto stats = search.run(budget.value_or(budget_));
-    info_ = {.pv = search.principal_variation(8),
-             .iterations = stats.iterations,
-             .seconds = stats.seconds,
-             .details = root_table(search)};
-    if (!search.root_children().empty()) info_.value = search.root_children().front().q;
+    info_ = mcts_info(search, search.run(budget.value_or(budget_)));
     return search.best_move();
   }
 
@@ -318,6 +319,7 @@ class InvaderAgent final : public Agent {
       info_ = {.pv = r.pv,
                .value = std::clamp(r.score / 10000.0, -1.0, 1.0),
                .iterations = r.nodes,
+               .nodes = r.nodes,
                .depth = r.depth,
                .seconds = r.seconds,
                .details = "endgame: alpha-beta\n"};
@@ -333,12 +335,7 @@ class InvaderAgent final : public Agent {
                           .threshold = p_.threshold},
                          {.plies = p_.plies, .parity = true});
     search.set_root(pos);
-    const auto stats = search.run(b);
-    info_ = {.pv = search.principal_variation(8),
-             .iterations = stats.iterations,
-             .seconds = stats.seconds,
-             .details = root_table(search)};
-    if (!search.root_children().empty()) info_.value = search.root_children().front().q;
+    info_ = mcts_info(search, search.run(b));
     return search.best_move();
   }
 

@@ -31,7 +31,10 @@ struct SearchInfo {
   std::vector<Move> pv;          // best line, first move first (may be just the move)
   double value = 0.0;            // for the player to move, in [-1, 1] (0 when unknown)
   std::uint64_t iterations = 0;  // MCTS iterations or alpha-beta nodes
-  int depth = 0;                 // alpha-beta depth reached (0 for MCTS)
+  // Nodes searched: alpha-beta's nodes; for MCTS the tree nodes its iterations went through
+  // (gsearch::mcts::Tree::total_visits). 0 for agents that do not search (`amazons bench`).
+  std::uint64_t nodes = 0;
+  int depth = 0;  // alpha-beta depth reached (0 for MCTS)
   double seconds = 0.0;
   std::string details;  // agent-specific lines (e.g. root children statistics)
 };

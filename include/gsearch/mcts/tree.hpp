@@ -206,6 +206,16 @@ class Tree {
     return n;
   }
 
+  // The sum of every node's visits: the tree nodes the iterations so far went through (an
+  // iteration whose leaf is d moves below the root counts d + 1). MCTS's count of nodes
+  // searched, the number beside alpha-beta's nodes in a bench signature (`amazons bench`):
+  // with a fixed iteration budget it changes whenever the shape of the search does.
+  [[nodiscard]] std::uint64_t total_visits() const noexcept {
+    std::uint64_t n = 0;
+    for (const auto& node : nodes_) n += node.visits;
+    return n;
+  }
+
   // Makes the subtree below `new_root` the whole tree (tree reuse between moves). Nodes are
   // copied breadth-first into `scratch`, whose storage is then swapped in, so a search that
   // keeps its tree allocates nothing once both buffers are warm.
