@@ -201,3 +201,37 @@ TEST_CASE("games_decided_by_opening counts the games a long random opening ends"
   for (const auto& r : records) no_agent_moves += r.agent_moves[0] + r.agent_moves[1] == 0;
   CHECK(no_agent_moves == some);
 }
+
+TEST_CASE("a progress callback that returns false ends the match; no game starts after it") {
+  for (unsigned threads : {1u, 3u}) {
+    std::size_t calls = 0;
+    const auto records = gsearch::arena::play_match(
+        TicTacToe{},
+        [] {
+          return Simple{"a", true};
+        },
+        [] {
+          return Simple{"b", true};
+        },
+        {.games = 40, .threads = threads, .seed = 5},
+        [&](const auto&, std::size_t done, std::size_t) {
+          ++calls;
+          return done < 6;
+        });
+    // The sixth game ends it; games already under way on other threads still finish.
+    CHECK(records.size() == calls);
+    CHECK(records.size() >= 6);
+    CHECK(records.size() < 6 + threads);
+    // The games played are the full match's, whichever they are.
+    const auto full = gsearch::arena::play_match(
+        TicTacToe{},
+        [] {
+          return Simple{"a", true};
+        },
+        [] {
+          return Simple{"b", true};
+        },
+        {.games = 40, .threads = 1, .seed = 5});
+    for (const auto& r : records) CHECK(r.moves == full[r.index].moves);
+  }
+}

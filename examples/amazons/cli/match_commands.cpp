@@ -4,17 +4,22 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <charconv>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "amazons/players/agents.hpp"
 #include "cli/command.hpp"
 #include "gsearch/arena/match.hpp"
+#include "gsearch/arena/sprt.hpp"
 #include "gsearch/core/file.hpp"
 
 namespace amazons::cli {
@@ -134,6 +139,45 @@ void check_record(const std::string& path, std::size_t line_no, const std::strin
                    actual);
 }
 
+// "elo0=0,elo1=10[,alpha=0.05,beta=0.05]" (both Elo bounds required). Throws BadInput.
+gsearch::arena::SprtParams parse_sprt(const std::string& text) {
+  gsearch::arena::SprtParams p;
+  bool has_elo0 = false, has_elo1 = false;
+  std::istringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    const auto eq = item.find('=');
+    const std::string key = item.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    double v = 0;
+    const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (eq == std::string::npos || ec != std::errc() || ptr != value.data() + value.size() ||
+        !std::isfinite(v))
+      throw BadInput("--sprt: " + detail::quoted(item) + " is not key=number");
+    if (key == "elo0")
+      p.elo0 = v, has_elo0 = true;
+    else if (key == "elo1")
+      p.elo1 = v, has_elo1 = true;
+    else if (key == "alpha")
+      p.alpha = v;
+    else if (key == "beta")
+      p.beta = v;
+    else
+      throw BadInput("--sprt: unknown key " + detail::quoted(key) + " (elo0, elo1, alpha, beta)");
+  }
+  if (!has_elo0 || !has_elo1) throw BadInput("--sprt: give both elo0 and elo1");
+  try {
+    p.check();
+  } catch (const std::invalid_argument& e) {
+    throw BadInput(std::string("--") + e.what());
+  }
+  return p;
+}
+
+const char* sprt_result(gsearch::arena::Sprt::Status s) {
+  using Status = gsearch::arena::Sprt::Status;
+  return s == Status::kAcceptH1 ? "H1" : s == Status::kAcceptH0 ? "H0" : "none";
+}
+
 }  // namespace
 
 void add_match_commands(CLI::App& app) {
@@ -143,7 +187,7 @@ void add_match_commands(CLI::App& app) {
 
   {
     struct Opts {
-      std::string a, b, fen{Position::kStartFen}, json_path, records_path;
+      std::string a, b, fen{Position::kStartFen}, json_path, records_path, sprt;
       std::size_t games = 100, openings = 2;
       unsigned threads = 1;
       std::uint64_t seed = 1;
@@ -162,7 +206,16 @@ void add_match_commands(CLI::App& app) {
     cmd->add_option("--fen", o->fen, "Start position (default: the 10x10 start)");
     cmd->add_option("--json", o->json_path, "Write the summary as JSON to this file");
     cmd->add_option("--records", o->records_path, "Write every game as one JSON line to this file");
-    cmd->callback([o] {
+    cmd->add_option("--sprt", o->sprt,
+                    "Stop as soon as a sequential test over game pairs decides: "
+                    "elo0=E0,elo1=E1[,alpha=0.05,beta=0.05] (logistic Elo, pentanomial; "
+                    "--games is then the most played, 10000 unless given)");
+    cmd->callback([o, cmd] {
+      std::optional<gsearch::arena::Sprt> sprt;
+      if (!o->sprt.empty()) {
+        sprt.emplace(parse_sprt(o->sprt));
+        if (cmd->count("--games") == 0) o->games = 10000;
+      }
       const Position start = Position::from_fen(o->fen);
       // Build both agents once up front, so a bad spec fails before any game is played.
       const std::string name_a = make_agent(o->a)->name(), name_b = make_agent(o->b)->name();
@@ -182,6 +235,15 @@ void add_match_commands(CLI::App& app) {
       const bool tty = isatty(STDERR_FILENO);
       double score = 0;
       std::vector<Record> games;
+      // The SPRT takes the pairs in order, a pair once both its games are in, so that where it
+      // stops does not depend on the order in which threads finish games.
+      std::vector<double> scores(o->games, -1.0);
+      std::size_t next_pair = 0;
+      if (sprt)
+        std::printf("SPRT elo0 %g, elo1 %g, alpha %g, beta %g: bounds [%.3f, %.3f]\n",
+                    sprt->params().elo0, sprt->params().elo1, sprt->params().alpha,
+                    sprt->params().beta, sprt->params().lower_bound(),
+                    sprt->params().upper_bound());
       {
         const StopOnSignal on_signal;
         games = gsearch::arena::play_match(
@@ -189,10 +251,42 @@ void add_match_commands(CLI::App& app) {
             [&] { return AgentHandle(make_agent(o->b)); }, params,
             [&](const Record& r, std::size_t done, std::size_t total) {
               score += r.score_a();
-              if (tty) print_progress(done, total, score);
+              if (tty && !sprt) print_progress(done, total, score);
+              if (!sprt) return true;
+              scores[r.index] = r.score_a();
+              for (; 2 * next_pair + 1 < o->games && scores[2 * next_pair] >= 0 &&
+                     scores[2 * next_pair + 1] >= 0 &&
+                     sprt->status() == gsearch::arena::Sprt::Status::kContinue;
+                   ++next_pair) {
+                sprt->add_pair(scores[2 * next_pair], scores[2 * next_pair + 1]);
+                const auto& c = sprt->counts();
+                std::printf(
+                    "pair %5zu  LLR %+7.3f  pairs by A's score 0/0.5/1/1.5/2: %llu %llu "
+                    "%llu %llu %llu\n",
+                    next_pair + 1, sprt->llr(), static_cast<unsigned long long>(c[0]),
+                    static_cast<unsigned long long>(c[1]), static_cast<unsigned long long>(c[2]),
+                    static_cast<unsigned long long>(c[3]), static_cast<unsigned long long>(c[4]));
+              }
+              std::fflush(stdout);
+              return sprt->status() == gsearch::arena::Sprt::Status::kContinue;
             });
       }
-      const bool interrupted = games.size() < o->games;
+      std::size_t planned = o->games;
+      if (sprt && sprt->status() != gsearch::arena::Sprt::Status::kContinue) {
+        // The decided pairs are the match: games of later pairs that other threads had
+        // under way when it stopped are left out.
+        planned = 2 * next_pair;
+        std::erase_if(games, [&](const Record& r) { return r.index >= planned; });
+        std::printf(
+            "SPRT: %s accepted after %zu pairs (%zu games): LLR %+.3f, bounds [%.3f, "
+            "%.3f]\n",
+            sprt_result(sprt->status()), next_pair, planned, sprt->llr(),
+            sprt->params().lower_bound(), sprt->params().upper_bound());
+      } else if (sprt) {
+        std::printf("SPRT: no decision after %zu pairs: LLR %+.3f within [%.3f, %.3f]\n", next_pair,
+                    sprt->llr(), sprt->params().lower_bound(), sprt->params().upper_bound());
+      }
+      const bool interrupted = games.size() < planned;
       if (interrupted && tty) std::fputc('\n', stderr);
       if (games.empty()) {
         std::fprintf(stderr,
@@ -218,29 +312,42 @@ void add_match_commands(CLI::App& app) {
       if (s.unfinished) std::printf("%zu games were stopped unfinished\n", s.unfinished);
       if (!o->json_path.empty()) {
         gsearch::write_file_atomically(
-            o->json_path, json{{"a", name_a},
-                               {"b", name_b},
-                               {"seed", o->seed},
-                               {"games", s.games},
-                               {"games_planned", o->games},
-                               {"wins", s.wins},
-                               {"losses", s.losses},
-                               {"draws", s.draws},
-                               {"score", s.score},
-                               {"win_rate", s.score / static_cast<double>(s.games)},
-                               {"win_rate_ci", {s.score_ci.low, s.score_ci.high}},
-                               {"elo", std::isinf(s.elo) ? json(nullptr) : json(s.elo)},
-                               {"mean_plies", s.mean_plies},
-                               {"seconds_per_move", {s.seconds_per_move[0], s.seconds_per_move[1]}},
-                               {"interrupted", interrupted}}
-                                  .dump(2) +
-                              '\n');
+            o->json_path,
+            json{
+                {"a", name_a},
+                {"b", name_b},
+                {"seed", o->seed},
+                {"games", s.games},
+                {"games_planned", planned},
+                {"wins", s.wins},
+                {"losses", s.losses},
+                {"draws", s.draws},
+                {"score", s.score},
+                {"win_rate", s.score / static_cast<double>(s.games)},
+                {"win_rate_ci", {s.score_ci.low, s.score_ci.high}},
+                {"elo", std::isinf(s.elo) ? json(nullptr) : json(s.elo)},
+                {"mean_plies", s.mean_plies},
+                {"seconds_per_move", {s.seconds_per_move[0], s.seconds_per_move[1]}},
+                {"interrupted", interrupted},
+                {"sprt", sprt ? json{{"elo0", sprt->params().elo0},
+                                     {"elo1", sprt->params().elo1},
+                                     {"alpha", sprt->params().alpha},
+                                     {"beta", sprt->params().beta},
+                                     {"bounds",
+                                      {sprt->params().lower_bound(), sprt->params().upper_bound()}},
+                                     {"llr", sprt->llr()},
+                                     {"pairs", sprt->pairs()},
+                                     {"pentanomial", sprt->counts()},
+                                     {"result", sprt_result(sprt->status())}}
+                              : json(nullptr)}}
+                    .dump(2) +
+                '\n');
       }
       if (interrupted) {
         std::fprintf(stderr,
                      "amazons: match: interrupted by %s after %zu of %zu games; %s those %zu "
                      "games\n",
-                     g_signal == SIGTERM ? "SIGTERM" : "SIGINT", games.size(), o->games,
+                     g_signal == SIGTERM ? "SIGTERM" : "SIGINT", games.size(), planned,
                      o->records_path.empty() && o->json_path.empty()
                          ? "the table above counts"
                          : "the table above and the files written count",

@@ -21,6 +21,7 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "gsearch/arena/agent.hpp"
@@ -113,16 +114,18 @@ template <Game G>
 }
 
 // Plays the match. make_a() and make_b() build fresh agents (called once per worker).
-// progress(const GameRecord&, done, total) is called after each game, one call at a time.
+// progress(const GameRecord&, done, total) is called after each game, one call at a time; if
+// it returns a bool, false ends the match: no game starts after it (games in progress on
+// other threads still finish and are returned), e.g. when a sequential test has decided.
 // An exception thrown by an agent stops the match and is rethrown here. Returns the games
-// played, in game order: all of them unless params.stop was set.
+// played, in game order: all of them unless params.stop was set or progress ended the match.
 template <Game G, class MakeA, class MakeB, class Progress>
 std::vector<GameRecord<typename G::Move>> play_match(const G& start, MakeA make_a, MakeB make_b,
                                                      const MatchParams& params, Progress progress) {
   std::vector<GameRecord<typename G::Move>> records(params.games);
   std::vector<char> played(params.games, 0);
   std::atomic<std::size_t> next{0};
-  std::atomic<bool> failed{false};
+  std::atomic<bool> failed{false}, ended{false};
   std::mutex mutex;
   std::exception_ptr error;
   std::size_t done = 0;
@@ -133,7 +136,8 @@ std::vector<GameRecord<typename G::Move>> play_match(const G& start, MakeA make_
       const auto stopping = [&] {
         return params.stop && params.stop->load(std::memory_order_relaxed);
       };
-      for (std::size_t i; !failed && !stopping() && (i = next.fetch_add(1)) < params.games;) {
+      for (std::size_t i;
+           !failed && !ended && !stopping() && (i = next.fetch_add(1)) < params.games;) {
         const std::uint64_t seed = game_seed(params.seed, i);
         const std::uint64_t opening = opening_seed(params.seed, i / 2);
         const bool a_first = i % 2 == 0;
@@ -148,7 +152,13 @@ std::vector<GameRecord<typename G::Move>> play_match(const G& start, MakeA make_
         std::lock_guard lock(mutex);
         records[i] = std::move(record);
         played[i] = 1;
-        progress(records[i], ++done, params.games);
+        using Returned = std::invoke_result_t<Progress&, const GameRecord<typename G::Move>&,
+                                              std::size_t, std::size_t>;
+        if constexpr (std::is_same_v<Returned, bool>) {
+          if (!progress(records[i], ++done, params.games)) ended = true;
+        } else {
+          progress(records[i], ++done, params.games);
+        }
       }
     } catch (...) {
       std::lock_guard lock(mutex);

@@ -1,0 +1,77 @@
+// The pentanomial SPRT: its log-likelihood ratio against properties it must have and against
+// the normal approximation, and the test's decisions on streams of pairs.
+#include "gsearch/arena/sprt.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+namespace arena = gsearch::arena;
+
+TEST_CASE("the logistic Elo model") {
+  CHECK(arena::logistic_score(0) == 0.5);
+  CHECK(arena::logistic_score(400) == doctest::Approx(10.0 / 11.0));
+  CHECK(arena::logistic_score(-400) == doctest::Approx(1.0 / 11.0));
+}
+
+TEST_CASE("the pentanomial LLR: zero, antisymmetric, signed by the data, near the normal form") {
+  const arena::Pentanomial none{};
+  CHECK(arena::pentanomial_llr(none, 0.5, 0.51) == 0.0);
+  const arena::Pentanomial counts{100, 300, 500, 330, 110};
+  const double s0 = arena::logistic_score(0), s1 = arena::logistic_score(5);
+  CHECK(arena::pentanomial_llr(counts, s0, s0) == doctest::Approx(0.0).epsilon(1e-9));
+  CHECK(arena::pentanomial_llr(counts, s0, s1) ==
+        doctest::Approx(-arena::pentanomial_llr(counts, s1, s0)));
+  // The mean per game is above s1 here: the data favour H1.
+  double n = 0, mean = 0, second = 0;
+  for (std::size_t i = 0; i < 5; ++i) {
+    const double a = 0.25 * static_cast<double>(i), c = static_cast<double>(counts[i]);
+    n += c, mean += c * a, second += c * a * a;
+  }
+  mean /= n;
+  const double variance = second / n - mean * mean;
+  REQUIRE(mean > s1);
+  const double llr = arena::pentanomial_llr(counts, s0, s1);
+  CHECK(llr > 0);
+  // For close hypotheses the LLR is N (s1 - s0)(2 mean - s0 - s1) / (2 variance).
+  const double normal = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance);
+  CHECK(llr == doctest::Approx(normal).epsilon(0.02));
+  // Level results favour H0.
+  const arena::Pentanomial level{100, 300, 500, 300, 100};
+  CHECK(arena::pentanomial_llr(level, s0, s1) < 0);
+}
+
+TEST_CASE("the SPRT accepts H1 for a much stronger A, H0 for a weaker one, within its bounds") {
+  const arena::SprtParams params{.elo0 = 0, .elo1 = 50, .alpha = 0.05, .beta = 0.05};
+  CHECK(params.upper_bound() == doctest::Approx(std::log(19.0)));
+  CHECK(params.lower_bound() == doctest::Approx(-std::log(19.0)));
+  arena::Sprt strong(params);
+  int pairs = 0;
+  while (strong.status() == arena::Sprt::Status::kContinue && pairs < 1000) {
+    // A wins three pairs in four and splits the fourth.
+    strong.add_pair(1.0, pairs % 4 == 3 ? 0.0 : 1.0);
+    ++pairs;
+  }
+  CHECK(strong.status() == arena::Sprt::Status::kAcceptH1);
+  CHECK(strong.llr() >= params.upper_bound());
+  CHECK(pairs < 40);
+  CHECK(strong.pairs() == static_cast<std::uint64_t>(pairs));
+  CHECK(strong.counts()[4] + strong.counts()[2] == strong.pairs());
+  arena::Sprt weak(params);
+  for (pairs = 0; weak.status() == arena::Sprt::Status::kContinue && pairs < 1000; ++pairs)
+    weak.add_pair(pairs % 2 ? 0.5 : 0.0, 0.5);  // A scores a quarter
+  CHECK(weak.status() == arena::Sprt::Status::kAcceptH0);
+  CHECK(weak.llr() <= params.lower_bound());
+}
+
+TEST_CASE("bad SPRT parameters and pair scores are refused with a message") {
+  CHECK_THROWS_WITH_AS(arena::Sprt({.elo0 = 10, .elo1 = 0}),
+                       doctest::Contains("elo1 must be greater than elo0"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(arena::Sprt({.alpha = 0}), doctest::Contains("alpha and beta"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(arena::Sprt({.beta = 0.7}), doctest::Contains("alpha and beta"),
+                       std::invalid_argument);
+  arena::Sprt sprt({});
+  CHECK_THROWS_AS(sprt.add_pair(1.0, 1.5), std::invalid_argument);
+}
