@@ -42,6 +42,54 @@ TEST_CASE("the pentanomial LLR: zero, antisymmetric, signed by the data, near th
   CHECK(arena::pentanomial_llr(level, s0, s1) < 0);
 }
 
+TEST_CASE("the normalised model: its fits have the t-value asked, its LLR the normal form") {
+  CHECK(arena::pair_t_value(0) == 0.0);
+  // nElo 800 / ln 10 is a t-value of 1 per game, √2 per pair.
+  CHECK(arena::pair_t_value(800 / std::log(10.0)) == doctest::Approx(std::sqrt(2.0)));
+  const arena::Pentanomial counts{100, 300, 500, 330, 110};
+  double n = 0;
+  const auto p = arena::detail::observed(counts, n);
+  for (double t : {-0.3, 0.0, 0.05, 0.4}) {
+    const auto q = arena::detail::closest_with_t(p, 0.5, t);
+    double total = 0, mean = 0, second = 0;
+    for (std::size_t i = 0; i < 5; ++i) {
+      const double a = 0.25 * static_cast<double>(i);
+      total += q[i], mean += q[i] * a, second += q[i] * a * a;
+    }
+    CHECK(total == doctest::Approx(1.0).epsilon(1e-9));
+    CHECK((mean - 0.5) / std::sqrt(second - mean * mean) == doctest::Approx(t).epsilon(1e-6));
+  }
+  const double t0 = arena::pair_t_value(0), t1 = arena::pair_t_value(5);
+  CHECK(arena::pentanomial_llr_normalized(counts, t1, t1) == doctest::Approx(0.0).epsilon(1e-9));
+  CHECK(arena::pentanomial_llr_normalized(counts, t0, t1) ==
+        doctest::Approx(-arena::pentanomial_llr_normalized(counts, t1, t0)));
+  // For close hypotheses the LLR is N (t1 - t0)(2 t - t0 - t1) / 2, t the observed t-value.
+  double mean = 0, second = 0;
+  for (std::size_t i = 0; i < 5; ++i) {
+    const double a = 0.25 * static_cast<double>(i);
+    mean += p[i] * a, second += p[i] * a * a;
+  }
+  const double t = (mean - 0.5) / std::sqrt(second - mean * mean);
+  CHECK(arena::pentanomial_llr_normalized(counts, t0, t1) ==
+        doctest::Approx(n * (t1 - t0) * (2 * t - t0 - t1) / 2).epsilon(0.02));
+}
+
+TEST_CASE("every pair won: each pair adds a bounded amount to the LLR, in both models") {
+  // The best fits under both hypotheses put their mass on "both won" and "both lost", so a
+  // won pair adds about log(q1 / q0) of "both won": log(s1 / s0) for the logistic model.
+  arena::Sprt logistic({.elo0 = 0, .elo1 = 10});
+  arena::Sprt normalized({.elo0 = 0, .elo1 = 10, .model = arena::SprtModel::kNormalized});
+  logistic.add_pair(1, 1);
+  normalized.add_pair(1, 1);
+  const double first = normalized.llr();
+  for (int i = 1; i < 20; ++i) logistic.add_pair(1, 1), normalized.add_pair(1, 1);
+  CHECK(logistic.llr() ==
+        doctest::Approx(20 * std::log(arena::logistic_score(10) / 0.5)).epsilon(0.01));
+  CHECK(normalized.llr() == doctest::Approx(20 * first).epsilon(0.01));
+  CHECK(logistic.status() == arena::Sprt::Status::kContinue);
+  CHECK(normalized.status() == arena::Sprt::Status::kContinue);
+}
+
 TEST_CASE("the SPRT accepts H1 for a much stronger A, H0 for a weaker one, within its bounds") {
   const arena::SprtParams params{.elo0 = 0, .elo1 = 50, .alpha = 0.05, .beta = 0.05};
   CHECK(params.upper_bound() == doctest::Approx(std::log(19.0)));

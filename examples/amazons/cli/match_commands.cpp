@@ -1,8 +1,10 @@
-// amazons agents | match | replay — players, matches between them, and their records.
+// amazons agents | match | replay | tournament — players, matches between them, their records,
+// and tournaments of many players with their ratings.
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <cmath>
@@ -14,11 +16,13 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "amazons/players/agents.hpp"
 #include "cli/command.hpp"
 #include "gsearch/arena/match.hpp"
+#include "gsearch/arena/ratings.hpp"
 #include "gsearch/arena/sprt.hpp"
 #include "gsearch/core/file.hpp"
 
@@ -139,7 +143,8 @@ void check_record(const std::string& path, std::size_t line_no, const std::strin
                    actual);
 }
 
-// "elo0=0,elo1=10[,alpha=0.05,beta=0.05]" (both Elo bounds required). Throws BadInput.
+// "elo0=0,elo1=10[,alpha=0.05,beta=0.05][,model=logistic|normalized]" (both bounds required).
+// Throws BadInput.
 gsearch::arena::SprtParams parse_sprt(const std::string& text) {
   gsearch::arena::SprtParams p;
   bool has_elo0 = false, has_elo1 = false;
@@ -148,6 +153,13 @@ gsearch::arena::SprtParams parse_sprt(const std::string& text) {
     const auto eq = item.find('=');
     const std::string key = item.substr(0, eq);
     const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (key == "model" && eq != std::string::npos) {
+      if (value != "logistic" && value != "normalized")
+        throw BadInput("--sprt: model " + detail::quoted(value) + " is not logistic or normalized");
+      p.model = value == "logistic" ? gsearch::arena::SprtModel::kLogistic
+                                    : gsearch::arena::SprtModel::kNormalized;
+      continue;
+    }
     double v = 0;
     const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
     if (eq == std::string::npos || ec != std::errc() || ptr != value.data() + value.size() ||
@@ -162,7 +174,8 @@ gsearch::arena::SprtParams parse_sprt(const std::string& text) {
     else if (key == "beta")
       p.beta = v;
     else
-      throw BadInput("--sprt: unknown key " + detail::quoted(key) + " (elo0, elo1, alpha, beta)");
+      throw BadInput("--sprt: unknown key " + detail::quoted(key) +
+                     " (elo0, elo1, alpha, beta, model)");
   }
   if (!has_elo0 || !has_elo1) throw BadInput("--sprt: give both elo0 and elo1");
   try {
@@ -171,6 +184,246 @@ gsearch::arena::SprtParams parse_sprt(const std::string& text) {
     throw BadInput(std::string("--") + e.what());
   }
   return p;
+}
+
+// ---------------------------------------------------------------------------------------
+// Tournaments
+
+struct TournamentConfig {
+  std::vector<std::string> agents;  // canonical specs
+  bool gauntlet = false;
+  std::size_t games_per_pair = 20, openings = 2;
+  std::uint64_t seed = 1;
+  std::string start;  // FEN
+
+  [[nodiscard]] json to_json() const {
+    return {{"agents", agents},     {"gauntlet", gauntlet}, {"games_per_pair", games_per_pair},
+            {"openings", openings}, {"seed", seed},         {"start", start}};
+  }
+  // The pairs in the order they are played: (0, 1), (0, 2), ..., (1, 2), ... or, in a
+  // gauntlet, the first agent against each of the others.
+  [[nodiscard]] std::vector<std::pair<std::size_t, std::size_t>> pairs() const {
+    std::vector<std::pair<std::size_t, std::size_t>> out;
+    for (std::size_t i = 0; i < agents.size(); ++i)
+      for (std::size_t j = i + 1; j < agents.size(); ++j)
+        if (!gauntlet || i == 0) out.emplace_back(i, j);
+    return out;
+  }
+};
+
+// One game of a tournament as its records file keeps it.
+struct TournamentGame {
+  std::size_t pair = 0, game = 0;
+  double score_a = 0;  // for the pair's first agent
+  json record;
+};
+
+// A's score in a game record: 1, ½ or 0 (an unfinished game counts as a draw).
+double score_of(const json& record) {
+  const std::string result = record["result"].get<std::string>();
+  const bool a_white = record["a_first"].get<bool>();
+  if (result == "1-0") return a_white ? 1.0 : 0.0;
+  if (result == "0-1") return a_white ? 0.0 : 1.0;
+  return 0.5;
+}
+
+// The complete pairs of a records file (a pair whose games are not all there is played
+// again); each line is checked as `amazons replay` checks it. Throws BadInput naming
+// file:line.
+std::vector<TournamentGame> read_tournament_records(const std::string& path,
+                                                    const TournamentConfig& config) {
+  std::vector<TournamentGame> games;
+  if (!std::filesystem::exists(path)) return games;
+  const auto pairs = config.pairs();
+  std::vector<std::size_t> count(pairs.size(), 0);
+  std::string line;
+  try {
+    gsearch::LineReader in(path, std::size_t{1} << 20);
+    while (in.next(line)) {
+      if (line.empty()) continue;
+      check_record(path, in.line_number(), line);
+      const json j = json::parse(line);
+      const std::string where = path + ":" + std::to_string(in.line_number()) + ": ";
+      if (!j.contains("pair") || !j["pair"].is_number_unsigned() || !j.contains("game") ||
+          !j["game"].is_number_unsigned() || !j.contains("a_first") || !j["a_first"].is_boolean())
+        throw BadInput(where + "not a tournament record (needs pair, game, a_first)");
+      TournamentGame g{j["pair"].get<std::size_t>(), j["game"].get<std::size_t>(), score_of(j), j};
+      if (g.pair >= pairs.size() || g.game >= config.games_per_pair)
+        throw BadInput(where + "pair " + std::to_string(g.pair) + ", game " +
+                       std::to_string(g.game) + " is not part of this tournament");
+      const auto& [a, b] = pairs[g.pair];
+      const bool a_white = j["a_first"].get<bool>();
+      if (j["white"] != config.agents[a_white ? a : b] ||
+          j["black"] != config.agents[a_white ? b : a])
+        throw BadInput(where + "the players are not those of pair " + std::to_string(g.pair));
+      ++count[g.pair];
+      games.push_back(std::move(g));
+    }
+  } catch (const gsearch::FileError& e) {
+    throw BadInput(e.what());
+  }
+  std::erase_if(games,
+                [&](const TournamentGame& g) { return count[g.pair] != config.games_per_pair; });
+  std::sort(games.begin(), games.end(), [](const TournamentGame& x, const TournamentGame& y) {
+    return std::pair(x.pair, x.game) < std::pair(y.pair, y.game);
+  });
+  // A game recorded twice (a file edited by hand) would count twice: refuse it.
+  for (std::size_t k = 1; k < games.size(); ++k)
+    if (games[k].pair == games[k - 1].pair && games[k].game == games[k - 1].game)
+      throw BadInput(path + ": pair " + std::to_string(games[k].pair) + ", game " +
+                     std::to_string(games[k].game) + " is recorded twice");
+  return games;
+}
+
+std::string elo_text(double v) {
+  std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(0);
+  out << (v > 0 ? "+" : "") << v;
+  return out.str();
+}
+
+// The crosstable (Markdown), the ratings (JSON) and their plot (SVG) of the games so far.
+struct TournamentTables {
+  std::string markdown, json_text, svg;
+};
+
+TournamentTables tournament_tables(const TournamentConfig& config,
+                                   const std::vector<TournamentGame>& games) {
+  const std::size_t n = config.agents.size();
+  const auto pairs = config.pairs();
+  gsearch::arena::Results results(n);
+  for (const auto& g : games) results.add(pairs[g.pair].first, pairs[g.pair].second, g.score_a);
+  std::vector<gsearch::arena::Rating> ratings(n);
+  bool rated = false;
+  try {  // before every agent has played, some cannot be rated yet
+    ratings = gsearch::arena::elo_ratings(results, 0);
+    rated = true;
+  } catch (const std::invalid_argument&) {}
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  if (rated)
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return ratings[a].elo > ratings[b].elo; });
+  std::size_t pairs_done = 0;
+  for (std::size_t p = 0; p < pairs.size(); ++p)
+    pairs_done += std::any_of(games.begin(), games.end(),
+                              [&](const TournamentGame& g) { return g.pair == p; });
+  const auto total = [&](std::size_t i, bool score) {
+    double t = 0;
+    for (std::size_t j = 0; j < n; ++j) t += score ? results.score[i][j] : results.games[i][j];
+    return t;
+  };
+  const auto number = [](double v) {
+    std::ostringstream out;
+    out << v;
+    return out.str();
+  };
+  const char* model =
+      "Elo by maximum likelihood over all games (Bradley-Terry with Elo's logistic scale, a "
+      "draw half a win, 2 virtual draws per pair that played), anchored at agent 1 = 0; 95 % "
+      "intervals from the likelihood's curvature, for each agent's difference from agent 1.";
+  std::ostringstream md;
+  md << "# Tournament: " << n << " agents, " << (config.gauntlet ? "gauntlet" : "round robin")
+     << ", " << config.games_per_pair << " games per pair, seed " << config.seed << "\n\n"
+     << pairs_done << " of " << pairs.size() << " pairs played, " << games.size()
+     << " games.\n\n| rank | agent | games | score | Elo | 95 % |";
+  for (std::size_t c = 0; c < n; ++c) md << " vs " << order[c] + 1 << " |";
+  md << "\n|---|---|---|---|---|---|";
+  for (std::size_t c = 0; c < n; ++c) md << "---|";
+  md << "\n";
+  json rows = json::array();
+  for (std::size_t r = 0; r < n; ++r) {
+    const std::size_t i = order[r];
+    const bool anchor = i == 0;
+    md << "| " << r + 1 << " | " << i + 1 << ". `" << config.agents[i] << "` | "
+       << number(total(i, false)) << " | " << number(total(i, true)) << " | "
+       << (rated ? elo_text(ratings[i].elo) : "–") << " | "
+       << (!rated   ? "–"
+           : anchor ? "anchor"
+                    : "[" + elo_text(ratings[i].ci.low) + ", " + elo_text(ratings[i].ci.high) + "]")
+       << " |";
+    for (std::size_t c = 0; c < n; ++c) {
+      const std::size_t j = order[c];
+      md << " "
+         << (i == j ? "–"
+             : results.games[i][j] == 0
+                 ? "·"
+                 : number(results.score[i][j]) + "/" + number(results.games[i][j]))
+         << " |";
+    }
+    md << "\n";
+    json row = {{"agent", config.agents[i]},
+                {"number", i + 1},
+                {"games", total(i, false)},
+                {"score", total(i, true)}};
+    if (rated) {
+      row["elo"] = ratings[i].elo;
+      row["ci"] = anchor ? json(nullptr) : json{ratings[i].ci.low, ratings[i].ci.high};
+    }
+    rows.push_back(row);
+  }
+  md << "\n" << model << "\n";
+  json cross = json::array();
+  for (std::size_t i = 0; i < n; ++i) {
+    json row = json::array();
+    for (std::size_t j = 0; j < n; ++j) row.push_back({results.score[i][j], results.games[i][j]});
+    cross.push_back(row);
+  }
+  TournamentTables t;
+  t.markdown = md.str();
+  t.json_text =
+      json{{"config", config.to_json()}, {"model", model},        {"pairs_played", pairs_done},
+           {"pairs", pairs.size()},      {"games", games.size()}, {"ratings", rows},
+           {"crosstable", cross}}
+          .dump(2) +
+      '\n';
+  // The plot: each agent's Elo as a dot, its interval as a bar, best at the top.
+  std::ostringstream svg;
+  const double row_h = 28, left = 330, right = 30, top = 50, width = 820;
+  const double height = top + row_h * static_cast<double>(n) + 40;
+  double lo = 0, hi = 0;
+  for (std::size_t i = 0; i < n && rated; ++i)
+    lo = std::min({lo, ratings[i].ci.low, ratings[i].elo}),
+    hi = std::max({hi, ratings[i].ci.high, ratings[i].elo});
+  if (hi - lo < 1) lo -= 50, hi += 50;
+  const double pad = 0.05 * (hi - lo);
+  lo -= pad, hi += pad;
+  const auto X = [&](double v) { return left + (width - left - right) * (v - lo) / (hi - lo); };
+  const auto esc = [](const std::string& s) {
+    std::string o;
+    for (char ch : s)
+      o += ch == '<' ? "&lt;" : ch == '>' ? "&gt;" : ch == '&' ? "&amp;" : std::string(1, ch);
+    return o;
+  };
+  svg << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height
+      << "' font-family='sans-serif' font-size='12'>\n<rect width='100%' height='100%' "
+         "fill='white'/>\n<text x='"
+      << width / 2 << "' y='24' text-anchor='middle' font-size='15'>Elo, 95 % intervals ("
+      << games.size() << " games; agent 1 = 0)</text>\n";
+  svg << "<line x1='" << X(0) << "' y1='" << top - 10 << "' x2='" << X(0) << "' y2='" << height - 30
+      << "' stroke='#999' stroke-dasharray='4 3'/>\n";
+  for (std::size_t r = 0; r < n && rated; ++r) {
+    const std::size_t i = order[r];
+    const double y = top + row_h * (static_cast<double>(r) + 0.5);
+    svg << "<text x='" << left - 10 << "' y='" << y + 4 << "' text-anchor='end'>" << i + 1 << ". "
+        << esc(config.agents[i].substr(0, 48)) << "</text>\n";
+    if (i != 0)
+      svg << "<line x1='" << X(ratings[i].ci.low) << "' y1='" << y << "' x2='"
+          << X(ratings[i].ci.high) << "' y2='" << y << "' stroke='#1f77b4' stroke-width='3'/>\n";
+    svg << "<circle cx='" << X(ratings[i].elo) << "' cy='" << y << "' r='5' fill='#d62728'/>\n"
+        << "<text x='" << X(ratings[i].elo) << "' y='" << y - 8 << "' text-anchor='middle'>"
+        << elo_text(ratings[i].elo) << "</text>\n";
+  }
+  svg << "<text x='" << X(lo) << "' y='" << height - 12 << "'>" << elo_text(lo)
+      << "</text><text x='" << X(hi) << "' y='" << height - 12 << "' text-anchor='end'>"
+      << elo_text(hi) << "</text>\n</svg>\n";
+  t.svg = svg.str();
+  return t;
+}
+
+const char* model_name(gsearch::arena::SprtModel m) {
+  return m == gsearch::arena::SprtModel::kLogistic ? "logistic" : "normalized";
 }
 
 const char* sprt_result(gsearch::arena::Sprt::Status s) {
@@ -208,7 +461,8 @@ void add_match_commands(CLI::App& app) {
     cmd->add_option("--records", o->records_path, "Write every game as one JSON line to this file");
     cmd->add_option("--sprt", o->sprt,
                     "Stop as soon as a sequential test over game pairs decides: "
-                    "elo0=E0,elo1=E1[,alpha=0.05,beta=0.05] (logistic Elo, pentanomial; "
+                    "elo0=E0,elo1=E1[,alpha=0.05,beta=0.05,model=logistic|normalized] "
+                    "(pentanomial; "
                     "--games is then the most played, 10000 unless given)");
     cmd->callback([o, cmd] {
       std::optional<gsearch::arena::Sprt> sprt;
@@ -240,9 +494,9 @@ void add_match_commands(CLI::App& app) {
       std::vector<double> scores(o->games, -1.0);
       std::size_t next_pair = 0;
       if (sprt)
-        std::printf("SPRT elo0 %g, elo1 %g, alpha %g, beta %g: bounds [%.3f, %.3f]\n",
-                    sprt->params().elo0, sprt->params().elo1, sprt->params().alpha,
-                    sprt->params().beta, sprt->params().lower_bound(),
+        std::printf("SPRT (%s Elo) elo0 %g, elo1 %g, alpha %g, beta %g: bounds [%.3f, %.3f]\n",
+                    model_name(sprt->params().model), sprt->params().elo0, sprt->params().elo1,
+                    sprt->params().alpha, sprt->params().beta, sprt->params().lower_bound(),
                     sprt->params().upper_bound());
       {
         const StopOnSignal on_signal;
@@ -329,7 +583,8 @@ void add_match_commands(CLI::App& app) {
                 {"mean_plies", s.mean_plies},
                 {"seconds_per_move", {s.seconds_per_move[0], s.seconds_per_move[1]}},
                 {"interrupted", interrupted},
-                {"sprt", sprt ? json{{"elo0", sprt->params().elo0},
+                {"sprt", sprt ? json{{"model", model_name(sprt->params().model)},
+                                     {"elo0", sprt->params().elo0},
                                      {"elo1", sprt->params().elo1},
                                      {"alpha", sprt->params().alpha},
                                      {"beta", sprt->params().beta},
@@ -379,6 +634,126 @@ void add_match_commands(CLI::App& app) {
       }
       if (n == 0) throw BadInput(*path + ": no game records (an empty file?)");
       std::printf("%zu games replayed: every move legal, every result confirmed\n", n);
+    });
+  }
+  {
+    struct Opts {
+      std::vector<std::string> agents;
+      std::string fen{Position::kStartFen}, out;
+      std::size_t games = 20, openings = 2;
+      unsigned threads = 1;
+      std::uint64_t seed = 1;
+      bool gauntlet = false;
+    };
+    auto o = std::make_shared<Opts>();
+    auto* cmd = app.add_subcommand(
+        "tournament", "Play every pair of agents (or the first against each other) and rate all");
+    cmd->add_option("agents", o->agents, "Agent specs, two or more")->required();
+    cmd->add_flag("--gauntlet", o->gauntlet, "Only the first agent against each of the others");
+    add_number(*cmd, "--games-per-pair,-g", o->games,
+               "Games per pair (pairs of games share an opening, colours swapped)", std::size_t{1},
+               std::size_t{100000});
+    add_number(*cmd, "--threads,-t", o->threads, "Games played at once", 1u, 256u);
+    add_seed(*cmd, "--seed,-s", o->seed,
+             "Tournament seed: game k of pair p depends on it, p and k alone");
+    add_number(*cmd, "--openings", o->openings, "Random plies that open each pair of games",
+               std::size_t{0}, std::size_t{20});
+    cmd->add_option("--fen", o->fen, "Start position (default: the 10x10 start)");
+    cmd->add_option("--out,-o", o->out,
+                    "Directory for records.jsonl, crosstable.md, ratings.json and ratings.svg; "
+                    "a tournament found there is resumed")
+        ->required();
+    cmd->callback([o] {
+      if (o->agents.size() < 2) throw BadInput("tournament: give two or more agents");
+      TournamentConfig config;
+      for (const auto& spec : o->agents) {
+        std::string name = make_agent(spec)->name();  // a bad spec fails before any game
+        if (std::find(config.agents.begin(), config.agents.end(), name) != config.agents.end())
+          throw BadInput("tournament: " + detail::quoted(name) + " is given twice");
+        config.agents.push_back(std::move(name));
+      }
+      config.gauntlet = o->gauntlet;
+      config.games_per_pair = o->games;
+      config.openings = o->openings;
+      config.seed = o->seed;
+      config.start = Position::from_fen(o->fen).fen();
+      check_output_directory(o->out);
+      const std::filesystem::path dir(o->out);
+      const std::string config_path = dir / "tournament.json", records_path = dir / "records.jsonl";
+      if (std::filesystem::exists(config_path)) {
+        json saved;
+        try {
+          saved = json::parse(gsearch::read_file(config_path, std::size_t{1} << 20));
+        } catch (const json::exception& e) {
+          throw BadInput(config_path + ": not JSON (" + e.what() + ")");
+        } catch (const gsearch::FileError& e) {
+          throw BadInput(e.what());
+        }
+        if (saved != config.to_json())
+          throw BadInput(o->out +
+                         " holds another tournament (its tournament.json names other agents, "
+                         "games per pair, seed, openings or start); use another --out");
+      } else {
+        gsearch::write_file_atomically(config_path, config.to_json().dump(2) + '\n');
+      }
+      std::vector<TournamentGame> games = read_tournament_records(records_path, config);
+      const Position start = Position::from_fen(config.start);
+      const auto pairs = config.pairs();
+      std::vector<char> done(pairs.size(), 0);
+      for (const auto& g : games) done[g.pair] = 1;
+      const auto already = static_cast<std::size_t>(std::count(done.begin(), done.end(), 1));
+      if (already)
+        std::fprintf(stderr, "amazons: tournament: resuming, %zu of %zu pairs already played\n",
+                     already, pairs.size());
+      const auto save = [&] {
+        std::string text;
+        for (const auto& g : games) text += g.record.dump() + '\n';
+        gsearch::write_file_atomically(records_path, text);
+        const auto tables = tournament_tables(config, games);
+        gsearch::write_file_atomically(dir / "crosstable.md", tables.markdown);
+        gsearch::write_file_atomically(dir / "ratings.json", tables.json_text);
+        gsearch::write_file_atomically(dir / "ratings.svg", tables.svg);
+        return tables;
+      };
+      const StopOnSignal on_signal;
+      for (std::size_t p = 0; p < pairs.size(); ++p) {
+        if (done[p]) continue;
+        const auto [a, b] = pairs[p];
+        const gsearch::arena::MatchParams params{.games = config.games_per_pair,
+                                                 .threads = o->threads,
+                                                 .seed = gsearch::derive_seed(config.seed, p),
+                                                 .opening_plies = config.openings,
+                                                 .stop = &g_stop};
+        const auto records = gsearch::arena::play_match(
+            start, [&] { return AgentHandle(make_agent(config.agents[a])); },
+            [&] { return AgentHandle(make_agent(config.agents[b])); }, params);
+        if (records.size() < config.games_per_pair) {  // a signal: this pair is played again
+          save();
+          std::fprintf(stderr,
+                       "amazons: tournament: interrupted by %s in pair %zu of %zu; the %zu pairs "
+                       "played are saved in %s; the same command resumes\n",
+                       g_signal == SIGTERM ? "SIGTERM" : "SIGINT", p + 1, pairs.size(),
+                       static_cast<std::size_t>(std::count(done.begin(), done.end(), 1)),
+                       o->out.c_str());
+          throw Interrupted(g_signal);
+        }
+        double score = 0;
+        for (const Record& r : records) {
+          json j = record_json(r, start);
+          j["pair"] = p;
+          games.push_back({p, r.index, r.score_a(), std::move(j)});
+          score += r.score_a();
+        }
+        std::sort(games.begin(), games.end(), [](const TournamentGame& x, const TournamentGame& y) {
+          return std::pair(x.pair, x.game) < std::pair(y.pair, y.game);
+        });
+        done[p] = 1;
+        save();
+        std::fprintf(stderr, "pair %zu/%zu: %zu. %s vs %zu. %s: %g/%zu\n", p + 1, pairs.size(),
+                     a + 1, config.agents[a].c_str(), b + 1, config.agents[b].c_str(), score,
+                     config.games_per_pair);
+      }
+      std::fputs(save().markdown.c_str(), stdout);
     });
   }
 }

@@ -39,52 +39,128 @@ namespace gsearch::arena {
 // Counts of pairs by A's score: [0] both lost, [1] ½, [2] 1, [3] 1½, [4] both won.
 using Pentanomial = std::array<std::uint64_t, 5>;
 
-// The log-likelihood ratio of "A's expected score per game is s1" against "... is s0" after
-// the pairs `counts` (see the top of this file). 0 with no pairs.
-[[nodiscard]] inline double pentanomial_llr(const Pentanomial& counts, double s0, double s1) {
-  double n = 0;
-  for (auto c : counts) n += static_cast<double>(c);
-  if (n == 0) return 0.0;
-  // The observed distribution over a_i = 0, 1/4, 1/2, 3/4, 1, empty cells regularised.
-  std::array<double, 5> p{};
+namespace detail {
+using Distribution = std::array<double, 5>;  // over the pair scores halved, a_i = i / 4
+
+// The observed distribution of `counts`, empty cells counted as 10⁻³ pairs; n: the pairs.
+inline Distribution observed(const Pentanomial& counts, double& n) {
+  Distribution p{};
   double total = 0;
-  for (std::size_t i = 0; i < 5; ++i) total += p[i] = std::max(1e-3, double(counts[i]));
+  n = 0;
+  for (std::size_t i = 0; i < 5; ++i) {
+    n += static_cast<double>(counts[i]);
+    total += p[i] = std::max(1e-3, static_cast<double>(counts[i]));
+  }
   for (double& x : p) x /= total;
-  // The λ of the closest distribution with mean s: Σ p_i (a_i - s) / (1 + λ(a_i - s)) = 0,
-  // decreasing in λ on the interval where every 1 + λ(a_i - s) > 0; by bisection.
-  const auto log_ratio_terms = [&](double s, std::array<double, 5>& log_q) {
-    const auto f = [&](double lambda) {
-      double sum = 0;
-      for (std::size_t i = 0; i < 5; ++i) {
-        const double d = 0.25 * static_cast<double>(i) - s;
-        sum += p[i] * d / (1 + lambda * d);
-      }
-      return sum;
-    };
-    double lo = -1.0 / (1.0 - s), hi = 1.0 / s;  // 1 + λ(a - s) > 0 for a in [0, 1]
-    const double margin = 1e-12;
-    lo += margin * (hi - lo), hi -= margin * (hi - lo);
-    for (int it = 0; it < 200; ++it) {
-      const double mid = 0.5 * (lo + hi);
-      (f(mid) > 0 ? lo : hi) = mid;
-    }
-    const double lambda = 0.5 * (lo + hi);
-    for (std::size_t i = 0; i < 5; ++i)  // log q_i, q_i = p_i / (1 + λ(a_i - s))
-      log_q[i] = std::log(p[i]) - std::log1p(lambda * (0.25 * static_cast<double>(i) - s));
-  };
-  std::array<double, 5> log_q0{}, log_q1{};
-  log_ratio_terms(s0, log_q0);
-  log_ratio_terms(s1, log_q1);
-  double llr = 0;
-  for (std::size_t i = 0; i < 5; ++i) llr += p[i] * (log_q1[i] - log_q0[i]);
-  return n * llr;
+  return p;
 }
 
+// The x with Σ p_i v_i / (1 + x v_i) = 0 (the secular equation) on the interval where every
+// 1 + x v_i > 0, on which the sum decreases; by bisection. v takes both signs.
+inline double secular(const Distribution& p, const Distribution& v) {
+  double lo = -1e300, hi = 1e300;
+  for (double vi : v) {
+    if (vi > 0) lo = std::max(lo, -1.0 / vi);
+    if (vi < 0) hi = std::min(hi, -1.0 / vi);
+  }
+  const double margin = 1e-12 * (hi - lo);
+  lo += margin, hi -= margin;
+  for (int it = 0; it < 200; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    double sum = 0;
+    for (std::size_t i = 0; i < 5; ++i) sum += p[i] * v[i] / (1 + mid * v[i]);
+    (sum > 0 ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+// The distribution q_i = p_i / (1 + x v_i) that the secular equation of v gives: among those
+// with Σ q_i v_i = 0, the one under which p's samples are likeliest.
+inline Distribution tilted(const Distribution& p, const Distribution& v) {
+  const double x = secular(p, v);
+  Distribution q{};
+  for (std::size_t i = 0; i < 5; ++i) q[i] = p[i] / (1 + x * v[i]);
+  return q;
+}
+
+// The likeliest distribution with mean s (v_i = a_i - s).
+inline Distribution closest_with_mean(const Distribution& p, double s) {
+  Distribution v{};
+  for (std::size_t i = 0; i < 5; ++i) v[i] = 0.25 * static_cast<double>(i) - s;
+  return tilted(p, v);
+}
+
+// The likeliest distribution whose t-value (mean - ref) / sd is t: fishtest's MLE_t_value, a
+// fixed point from the uniform distribution (each step linearises the constraint around the
+// current mean and deviation).
+inline Distribution closest_with_t(const Distribution& p, double ref, double t) {
+  Distribution q{0.2, 0.2, 0.2, 0.2, 0.2};
+  for (int it = 0; it < 100; ++it) {
+    double mu = 0, second = 0;
+    for (std::size_t i = 0; i < 5; ++i) {
+      const double a = 0.25 * static_cast<double>(i);
+      mu += q[i] * a, second += q[i] * a * a;
+    }
+    const double sigma = std::sqrt(std::max(1e-300, second - mu * mu));
+    Distribution v{};
+    for (std::size_t i = 0; i < 5; ++i) {
+      const double a = 0.25 * static_cast<double>(i), z = (mu - a) / sigma;
+      v[i] = a - ref - t * sigma * (1 + z * z) / 2;
+    }
+    const Distribution next = tilted(p, v);
+    double change = 0;
+    for (std::size_t i = 0; i < 5; ++i) change = std::max(change, std::abs(next[i] - q[i]));
+    q = next;
+    if (change < 1e-12) break;
+  }
+  return q;
+}
+
+// N · Σ p_i log(q1_i / q0_i).
+inline double llr(double n, const Distribution& p, const Distribution& q0, const Distribution& q1) {
+  double sum = 0;
+  for (std::size_t i = 0; i < 5; ++i) sum += p[i] * std::log(q1[i] / q0[i]);
+  return n * sum;
+}
+}  // namespace detail
+
+// The log-likelihood ratio of "A's expected score per game is s1" against "... is s0" after
+// the pairs `counts` (the logistic model; see the top of this file). 0 with no pairs.
+[[nodiscard]] inline double pentanomial_llr(const Pentanomial& counts, double s0, double s1) {
+  double n = 0;
+  const auto p = detail::observed(counts, n);
+  if (n == 0) return 0.0;
+  return detail::llr(n, p, detail::closest_with_mean(p, s0), detail::closest_with_mean(p, s1));
+}
+
+// The same for "the pair scores' t-value, (mean - 1/2) / standard deviation, is t1" against
+// "... is t0" (the normalised model).
+[[nodiscard]] inline double pentanomial_llr_normalized(const Pentanomial& counts, double t0,
+                                                       double t1) {
+  double n = 0;
+  const auto p = detail::observed(counts, n);
+  if (n == 0) return 0.0;
+  return detail::llr(n, p, detail::closest_with_t(p, 0.5, t0), detail::closest_with_t(p, 0.5, t1));
+}
+
+// Normalised Elo (nElo, fishtest): 800 / ln 10 times the t-value of one game's score, so that
+// nElo and Elo agree for games without draws at small differences. A pair averages two
+// games, so a pair's t-value is √2 times a game's.
+[[nodiscard]] inline double pair_t_value(double nelo) {
+  return nelo / (800.0 / std::log(10.0)) * std::sqrt(2.0);
+}
+
+enum class SprtModel {
+  kLogistic,   // elo0, elo1 are Elo: expected scores 1 / (1 + 10^(-elo / 400))
+  kNormalized  // elo0, elo1 are normalised Elo: t-values of the results (pair_t_value)
+};
+
 struct SprtParams {
-  double elo0 = 0.0;    // H0: A is elo0 Elo stronger than B
-  double elo1 = 10.0;   // H1: A is elo1 Elo stronger (elo1 > elo0)
-  double alpha = 0.05;  // the rate of accepting H1 when H0 holds
-  double beta = 0.05;   // the rate of accepting H0 when H1 holds
+  double elo0 = 0.0;                       // H0: A is elo0 Elo stronger than B
+  double elo1 = 10.0;                      // H1: A is elo1 Elo stronger (elo1 > elo0)
+  double alpha = 0.05;                     // the rate of accepting H1 when H0 holds
+  double beta = 0.05;                      // the rate of accepting H0 when H1 holds
+  SprtModel model = SprtModel::kLogistic;  // what elo0 and elo1 measure
 
   // Throws std::invalid_argument naming what is wrong.
   void check() const {
@@ -117,7 +193,11 @@ class Sprt {
     const auto cell = static_cast<std::size_t>(std::lround(total * 2));
     if (cell > 4) throw std::invalid_argument("sprt: a pair scores between 0 and 2");
     ++counts_[cell];
-    llr_ = pentanomial_llr(counts_, logistic_score(params_.elo0), logistic_score(params_.elo1));
+    llr_ =
+        params_.model == SprtModel::kLogistic
+            ? pentanomial_llr(counts_, logistic_score(params_.elo0), logistic_score(params_.elo1))
+            : pentanomial_llr_normalized(counts_, pair_t_value(params_.elo0),
+                                         pair_t_value(params_.elo1));
   }
 
   [[nodiscard]] double llr() const noexcept { return llr_; }
