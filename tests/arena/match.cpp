@@ -235,3 +235,27 @@ TEST_CASE("a progress callback that returns false ends the match; no game starts
     for (const auto& r : records) CHECK(r.moves == full[r.index].moves);
   }
 }
+
+TEST_CASE("an opening book: pair p of games starts from the book's position p mod its size") {
+  std::vector<TicTacToe> book(3);
+  book[1].apply({4});
+  book[2].apply({0});
+  book[2].apply({4});
+  const auto records = gsearch::arena::play_match(
+      std::span<const TicTacToe>(book), [] { return Simple{"a"}; }, [] { return Simple{"b"}; },
+      {.games = 10, .threads = 2, .seed = 3, .opening_plies = 0});
+  REQUIRE(records.size() == 10);
+  for (const auto& r : records) {
+    // The moves replay, legal, from the pair's book position to the recorded result.
+    TicTacToe g = book[(r.index / 2) % book.size()];
+    for (const auto& m : r.moves) {
+      REQUIRE(gsearch::is_legal(g, m));
+      g.apply(m);
+    }
+    CHECK(g.is_terminal());
+    CHECK(g.result(0) == r.result);
+  }
+  // First-legal-move players end the empty board's game in 7 plies (X: 0, 2, 4, 6) and the
+  // third position's, two stones in, in 5 more (X: 0, 1, 3, 6).
+  CHECK(records[4].moves.size() + 2 == records[0].moves.size());
+}

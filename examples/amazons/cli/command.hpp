@@ -3,11 +3,13 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <istream>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -137,6 +139,43 @@ inline void check_output_file(const std::string& path) {
   }
 }
 
+// An opening book (`amazons book` writes one): one opening per line, a FEN (its first field
+// has a '/' between every two ranks) or moves played from `start` ("d1-d6/g9 a7a5,a5b5"); blank
+// lines and lines starting with '#' are skipped. Throws BadInput naming file:line.
+inline std::vector<Position> read_book(const std::string& path, const Position& start) {
+  std::vector<Position> book;
+  std::string line;
+  try {
+    gsearch::LineReader in(path, std::size_t{1} << 16);
+    while (in.next(line)) {
+      const auto first = line.find_first_not_of(" \t\r");
+      if (first == std::string::npos || line[first] == '#') continue;
+      const std::string where = path + ":" + std::to_string(in.line_number()) + ": ";
+      try {
+        const std::string token = line.substr(first, line.find_first_of(" \t", first) - first);
+        if (std::count(token.begin(), token.end(), '/') >= 2) {  // ranks: a FEN
+          book.push_back(Position::from_fen(line));
+        } else {
+          Position pos = start;
+          std::istringstream moves(line);
+          for (std::string m; moves >> m;) {
+            if (pos.is_terminal()) throw NotationError("move " + m + " comes after the end");
+            pos.apply(pos.parse_move(m));
+          }
+          book.push_back(pos);
+        }
+      } catch (const NotationError& e) {
+        throw BadInput(where + e.what());
+      }
+      if (book.back().is_terminal()) throw BadInput(where + "the game is already over");
+    }
+  } catch (const gsearch::FileError& e) {
+    throw BadInput(e.what());
+  }
+  if (book.empty()) throw BadInput(path + ": no openings (an empty book?)");
+  return book;
+}
+
 // --fen and --moves, shared by the subcommands that start from a position.
 struct PositionOptions {
   std::string fen{Position::kStartFen};
@@ -171,5 +210,6 @@ void add_paper_commands(CLI::App& app, int argc, char** argv);  // train, reprod
 void add_label_commands(CLI::App& app);                         // label, teacher-serve
 void add_solve_commands(CLI::App& app);                         // solve
 void add_bench_commands(CLI::App& app);                         // bench
+void add_book_commands(CLI::App& app);                          // book
 
 }  // namespace amazons::cli

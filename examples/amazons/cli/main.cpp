@@ -5,6 +5,7 @@
 //   amazons legal [--fen FEN] [--moves ...] [--decisions]
 //   amazons agents
 //   amazons match A B [--games G] [--threads T] [--seed S] [--json FILE] [--records FILE]
+//                     [--book FILE] [--sprt elo0=E0,elo1=E1[,alpha=A,beta=B,model=M]]
 //   amazons replay FILE
 //   amazons play [--agent SPEC] [--colour white|black]
 //   amazons analyze [--fen FEN] [--moves ...] [--agent SPEC]
@@ -15,6 +16,8 @@
 //   amazons reproduce [--games G] [--quick]
 //   amazons solve [--fen FEN] [--method ab|dfpn] ...
 //   amazons bench
+//   amazons book --out FILE [--turns N] [--count K] [--seed S] [--agent SPEC] [--margin M]
+//   amazons tournament A B C... --out DIR [--gauntlet] [-g G] [--book FILE] [--threads T]
 //
 // Errors are one line on stderr, "amazons: error: ...". Exit codes: 0 success, 1 failure,
 // 2 bad input.
@@ -87,6 +90,7 @@ int main(int argc, char** argv) {
   add_label_commands(app);
   add_solve_commands(app);
   add_bench_commands(app);
+  add_book_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const Interrupted& e) {

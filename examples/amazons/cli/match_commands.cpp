@@ -14,6 +14,7 @@
 #include <fstream>
 #include <memory>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -194,11 +195,20 @@ struct TournamentConfig {
   bool gauntlet = false;
   std::size_t games_per_pair = 20, openings = 2;
   std::uint64_t seed = 1;
-  std::string start;  // FEN
+  std::string start;              // FEN
+  std::vector<std::string> book;  // an opening book's positions (FENs), or none
 
   [[nodiscard]] json to_json() const {
     return {{"agents", agents},     {"gauntlet", gauntlet}, {"games_per_pair", games_per_pair},
-            {"openings", openings}, {"seed", seed},         {"start", start}};
+            {"openings", openings}, {"seed", seed},         {"start", start},
+            {"book", book}};
+  }
+  // Where each pair's games start: the book's positions in turn, or the start.
+  [[nodiscard]] std::vector<Position> starts() const {
+    std::vector<Position> out;
+    for (const auto& fen : book) out.push_back(Position::from_fen(fen));
+    if (out.empty()) out.push_back(Position::from_fen(start));
+    return out;
   }
   // The pairs in the order they are played: (0, 1), (0, 2), ..., (1, 2), ... or, in a
   // gauntlet, the first agent against each of the others.
@@ -440,7 +450,7 @@ void add_match_commands(CLI::App& app) {
 
   {
     struct Opts {
-      std::string a, b, fen{Position::kStartFen}, json_path, records_path, sprt;
+      std::string a, b, fen{Position::kStartFen}, json_path, records_path, sprt, book;
       std::size_t games = 100, openings = 2;
       unsigned threads = 1;
       std::uint64_t seed = 1;
@@ -457,6 +467,9 @@ void add_match_commands(CLI::App& app) {
     add_number(*cmd, "--openings", o->openings, "Random plies that open each pair of games",
                std::size_t{0}, std::size_t{20});
     cmd->add_option("--fen", o->fen, "Start position (default: the 10x10 start)");
+    cmd->add_option("--book", o->book,
+                    "Opening book (amazons book writes one): pair p of games starts from its "
+                    "opening p mod its size; --openings is then 0 unless given");
     cmd->add_option("--json", o->json_path, "Write the summary as JSON to this file");
     cmd->add_option("--records", o->records_path, "Write every game as one JSON line to this file");
     cmd->add_option("--sprt", o->sprt,
@@ -471,6 +484,12 @@ void add_match_commands(CLI::App& app) {
         if (cmd->count("--games") == 0) o->games = 10000;
       }
       const Position start = Position::from_fen(o->fen);
+      std::vector<Position> starts{start};
+      if (!o->book.empty()) {
+        starts = read_book(o->book, start);
+        if (cmd->count("--openings") == 0) o->openings = 0;
+      }
+      const std::span<const Position> openings(starts);
       // Build both agents once up front, so a bad spec fails before any game is played.
       const std::string name_a = make_agent(o->a)->name(), name_b = make_agent(o->b)->name();
       // And the output paths, before any game is played.
@@ -481,7 +500,7 @@ void add_match_commands(CLI::App& app) {
                                                .seed = o->seed,
                                                .opening_plies = o->openings,
                                                .stop = &g_stop};
-      if (const std::size_t decided = gsearch::arena::games_decided_by_opening(start, params))
+      if (const std::size_t decided = gsearch::arena::games_decided_by_opening(openings, params))
         std::fprintf(stderr,
                      "amazons: warning: the random opening (--openings %zu) ends %zu of the %zu "
                      "games before either agent moves; use fewer opening plies on this board\n",
@@ -501,7 +520,7 @@ void add_match_commands(CLI::App& app) {
       {
         const StopOnSignal on_signal;
         games = gsearch::arena::play_match(
-            start, [&] { return AgentHandle(make_agent(o->a)); },
+            openings, [&] { return AgentHandle(make_agent(o->a)); },
             [&] { return AgentHandle(make_agent(o->b)); }, params,
             [&](const Record& r, std::size_t done, std::size_t total) {
               score += r.score_a();
@@ -549,7 +568,8 @@ void add_match_commands(CLI::App& app) {
       }
       if (!o->records_path.empty()) {
         std::string text;
-        for (const Record& r : games) text += record_json(r, start).dump() + '\n';
+        for (const Record& r : games)
+          text += record_json(r, starts[(r.index / 2) % starts.size()]).dump() + '\n';
         gsearch::write_file_atomically(o->records_path, text);
       }
       const auto s = gsearch::arena::summarize(games);
@@ -639,7 +659,7 @@ void add_match_commands(CLI::App& app) {
   {
     struct Opts {
       std::vector<std::string> agents;
-      std::string fen{Position::kStartFen}, out;
+      std::string fen{Position::kStartFen}, out, book;
       std::size_t games = 20, openings = 2;
       unsigned threads = 1;
       std::uint64_t seed = 1;
@@ -659,11 +679,14 @@ void add_match_commands(CLI::App& app) {
     add_number(*cmd, "--openings", o->openings, "Random plies that open each pair of games",
                std::size_t{0}, std::size_t{20});
     cmd->add_option("--fen", o->fen, "Start position (default: the 10x10 start)");
+    cmd->add_option("--book", o->book,
+                    "Opening book: each pair's game pairs start from its openings in turn; "
+                    "--openings is then 0 unless given");
     cmd->add_option("--out,-o", o->out,
                     "Directory for records.jsonl, crosstable.md, ratings.json and ratings.svg; "
                     "a tournament found there is resumed")
         ->required();
-    cmd->callback([o] {
+    cmd->callback([o, cmd] {
       if (o->agents.size() < 2) throw BadInput("tournament: give two or more agents");
       TournamentConfig config;
       for (const auto& spec : o->agents) {
@@ -677,6 +700,11 @@ void add_match_commands(CLI::App& app) {
       config.openings = o->openings;
       config.seed = o->seed;
       config.start = Position::from_fen(o->fen).fen();
+      if (!o->book.empty()) {
+        for (const auto& p : read_book(o->book, Position::from_fen(config.start)))
+          config.book.push_back(p.fen());
+        if (cmd->count("--openings") == 0) config.openings = 0;
+      }
       check_output_directory(o->out);
       const std::filesystem::path dir(o->out);
       const std::string config_path = dir / "tournament.json", records_path = dir / "records.jsonl";
@@ -697,7 +725,7 @@ void add_match_commands(CLI::App& app) {
         gsearch::write_file_atomically(config_path, config.to_json().dump(2) + '\n');
       }
       std::vector<TournamentGame> games = read_tournament_records(records_path, config);
-      const Position start = Position::from_fen(config.start);
+      const std::vector<Position> starts = config.starts();
       const auto pairs = config.pairs();
       std::vector<char> done(pairs.size(), 0);
       for (const auto& g : games) done[g.pair] = 1;
@@ -725,7 +753,8 @@ void add_match_commands(CLI::App& app) {
                                                  .opening_plies = config.openings,
                                                  .stop = &g_stop};
         const auto records = gsearch::arena::play_match(
-            start, [&] { return AgentHandle(make_agent(config.agents[a])); },
+            std::span<const Position>(starts),
+            [&] { return AgentHandle(make_agent(config.agents[a])); },
             [&] { return AgentHandle(make_agent(config.agents[b])); }, params);
         if (records.size() < config.games_per_pair) {  // a signal: this pair is played again
           save();
@@ -739,7 +768,7 @@ void add_match_commands(CLI::App& app) {
         }
         double score = 0;
         for (const Record& r : records) {
-          json j = record_json(r, start);
+          json j = record_json(r, starts[(r.index / 2) % starts.size()]);
           j["pair"] = p;
           games.push_back({p, r.index, r.score_a(), std::move(j)});
           score += r.score_a();

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <exception>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -100,17 +101,23 @@ requires Agent<A0, G> && Agent<A1, G> GameRecord<typename G::Move> play_game(
 
 // How many games of the match end during their random opening, before either agent moves
 // (e.g. 20 opening plies on a 4x4 board): callers warn before playing such a match.
+// With several starts (an opening book), pair p starts from starts[p % starts.size()].
 template <Game G>
-[[nodiscard]] std::size_t games_decided_by_opening(const G& start, const MatchParams& params) {
+[[nodiscard]] std::size_t games_decided_by_opening(std::span<const G> starts,
+                                                   const MatchParams& params) {
   std::size_t decided = 0;
   for (std::size_t pair = 0; 2 * pair < params.games; ++pair) {
-    G state = start;
+    G state = starts[pair % starts.size()];
     Rng rng(opening_seed(params.seed, pair));
     for (std::size_t ply = 0; ply < params.opening_plies && !state.is_terminal(); ++ply)
       state.apply(uniform_random_move(state, rng));
     if (state.is_terminal()) decided += std::min<std::size_t>(2, params.games - 2 * pair);
   }
   return decided;
+}
+template <Game G>
+[[nodiscard]] std::size_t games_decided_by_opening(const G& start, const MatchParams& params) {
+  return games_decided_by_opening(std::span<const G>(&start, 1), params);
 }
 
 // Plays the match. make_a() and make_b() build fresh agents (called once per worker).
@@ -119,9 +126,13 @@ template <Game G>
 // other threads still finish and are returned), e.g. when a sequential test has decided.
 // An exception thrown by an agent stops the match and is rethrown here. Returns the games
 // played, in game order: all of them unless params.stop was set or progress ended the match.
+// With several starts (an opening book, one position per line), pair p of games starts from
+// starts[p % starts.size()] (then params.opening_plies random plies, usually 0 with a book).
 template <Game G, class MakeA, class MakeB, class Progress>
-std::vector<GameRecord<typename G::Move>> play_match(const G& start, MakeA make_a, MakeB make_b,
-                                                     const MatchParams& params, Progress progress) {
+std::vector<GameRecord<typename G::Move>> play_match(std::span<const G> starts, MakeA make_a,
+                                                     MakeB make_b, const MatchParams& params,
+                                                     Progress progress) {
+  GSEARCH_ASSERT(!starts.empty());
   std::vector<GameRecord<typename G::Move>> records(params.games);
   std::vector<char> played(params.games, 0);
   std::atomic<std::size_t> next{0};
@@ -142,6 +153,7 @@ std::vector<GameRecord<typename G::Move>> play_match(const G& start, MakeA make_
         const std::uint64_t opening = opening_seed(params.seed, i / 2);
         const bool a_first = i % 2 == 0;
         bool stopped = false;
+        const G& start = starts[(i / 2) % starts.size()];
         auto record = a_first ? play_game(start, a, b, seed, opening, params.opening_plies,
                                           params.max_plies, params.stop, &stopped)
                               : play_game(start, b, a, seed, opening, params.opening_plies,
@@ -183,6 +195,18 @@ std::vector<GameRecord<typename G::Move>> play_match(const G& start, MakeA make_
     records.resize(kept);
   }
   return records;
+}
+
+template <Game G, class MakeA, class MakeB, class Progress>
+std::vector<GameRecord<typename G::Move>> play_match(const G& start, MakeA make_a, MakeB make_b,
+                                                     const MatchParams& params, Progress progress) {
+  return play_match(std::span<const G>(&start, 1), make_a, make_b, params, progress);
+}
+
+template <Game G, class MakeA, class MakeB>
+std::vector<GameRecord<typename G::Move>> play_match(std::span<const G> starts, MakeA make_a,
+                                                     MakeB make_b, const MatchParams& params) {
+  return play_match(starts, make_a, make_b, params, [](const auto&, std::size_t, std::size_t) {});
 }
 
 template <Game G, class MakeA, class MakeB>
