@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs the Debian packages gsearch builds with, when any is missing. Idempotent; run as
-# root (or with sudo). CUDA is optional and not installed here.
+# root (or with sudo). CUDA is optional and not installed here; Open MPI is optional for the
+# build (GSEARCH_MPI=AUTO) and installed so that matches and tournaments run under mpirun.
 set -eu
-pkgs="cmake g++ make pkg-config libeigen3-dev doctest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libcpp-httplib-dev libssl-dev python3"
+pkgs="cmake g++ make pkg-config libeigen3-dev doctest-dev libbenchmark-dev nlohmann-json3-dev libcli11-dev libcpp-httplib-dev libssl-dev python3 libopenmpi-dev openmpi-bin"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -203,6 +203,24 @@ struct PositionOptions {
 };
 
 // Subcommand registration: each adds its subcommands with their callbacks.
+// MPI (cli/parallel.cpp). Under mpirun, in a build with MPI, `match` and `tournament` spread
+// their games over the ranks (gsearch/arena/mpi.hpp): rank 0 hands games out and writes every
+// output, the other ranks play. Elsewhere there is one rank.
+class MpiSession {  // MPI_Init when launched by mpirun, MPI_Finalize at the end
+ public:
+  MpiSession(int& argc, char**& argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+};
+int world_rank();  // 0 without MPI
+int world_size();  // 1 without MPI
+// After an error on any rank: ends the whole job with `code` (MPI_Abort), so that no rank waits
+// for one that has stopped. Does nothing with one rank.
+void end_mpi_job(int code);
+// Rank 0's bytes to every rank (the same size everywhere).
+void broadcast_from_root(std::vector<char>& bytes);
+
 void add_rules_commands(CLI::App& app);                         // perft, show, legal
 void add_match_commands(CLI::App& app);                         // agents, match, replay
 void add_play_commands(CLI::App& app);                          // play, analyze, engine

@@ -72,6 +72,8 @@ std::string one_line(std::string_view s) {
 
 int fail(int code, const std::string& message) {
   std::fprintf(stderr, "amazons: error: %s\n", one_line(message).c_str());
+  std::fflush(stderr);
+  amazons::cli::end_mpi_job(code);  // under mpirun: the other ranks must not wait for this one
   return code;
 }
 
@@ -79,6 +81,7 @@ int fail(int code, const std::string& message) {
 
 int main(int argc, char** argv) {
   using namespace amazons::cli;
+  const MpiSession mpi(argc, argv);
   CLI::App app{"amazons: the Game of the Amazons on gsearch (rules, perft, search, matches)",
                "amazons"};
   app.require_subcommand(1);
@@ -94,6 +97,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const Interrupted& e) {
+    end_mpi_job(e.exit_code());
     return e.exit_code();
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help

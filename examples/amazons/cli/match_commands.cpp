@@ -27,11 +27,27 @@
 #include "gsearch/arena/sprt.hpp"
 #include "gsearch/core/file.hpp"
 
+#ifdef GSEARCH_HAVE_MPI
+#include "gsearch/arena/mpi.hpp"
+#endif
+
 namespace amazons::cli {
 namespace {
 
 using Record = gsearch::arena::GameRecord<Move>;
 using nlohmann::json;
+
+// play_match, or, under mpirun with more than one rank, play_match_mpi: rank 0 gets the games,
+// the other ranks play them and get none.
+template <class MakeA, class MakeB, class Progress>
+std::vector<Record> play_games(std::span<const Position> starts, MakeA make_a, MakeB make_b,
+                               const gsearch::arena::MatchParams& params, Progress progress) {
+#ifdef GSEARCH_HAVE_MPI
+  if (world_size() > 1)
+    return gsearch::arena::play_match_mpi(starts, make_a, make_b, params, progress);
+#endif
+  return gsearch::arena::play_match(starts, make_a, make_b, params, progress);
+}
 
 std::string result_text(const Record& r) {
   if (!r.finished) return "*";
@@ -492,15 +508,19 @@ void add_match_commands(CLI::App& app) {
       const std::span<const Position> openings(starts);
       // Build both agents once up front, so a bad spec fails before any game is played.
       const std::string name_a = make_agent(o->a)->name(), name_b = make_agent(o->b)->name();
-      // And the output paths, before any game is played.
-      check_output_file(o->records_path);
-      check_output_file(o->json_path);
+      // And the output paths, before any game is played (rank 0 writes them).
+      const bool root = world_rank() == 0;
+      if (root) {
+        check_output_file(o->records_path);
+        check_output_file(o->json_path);
+      }
       const gsearch::arena::MatchParams params{.games = o->games,
                                                .threads = o->threads,
                                                .seed = o->seed,
                                                .opening_plies = o->openings,
                                                .stop = &g_stop};
-      if (const std::size_t decided = gsearch::arena::games_decided_by_opening(openings, params))
+      if (const std::size_t decided = gsearch::arena::games_decided_by_opening(openings, params);
+          decided && root)
         std::fprintf(stderr,
                      "amazons: warning: the random opening (--openings %zu) ends %zu of the %zu "
                      "games before either agent moves; use fewer opening plies on this board\n",
@@ -512,14 +532,14 @@ void add_match_commands(CLI::App& app) {
       // stops does not depend on the order in which threads finish games.
       std::vector<double> scores(o->games, -1.0);
       std::size_t next_pair = 0;
-      if (sprt)
+      if (sprt && root)
         std::printf("SPRT (%s Elo) elo0 %g, elo1 %g, alpha %g, beta %g: bounds [%.3f, %.3f]\n",
                     model_name(sprt->params().model), sprt->params().elo0, sprt->params().elo1,
                     sprt->params().alpha, sprt->params().beta, sprt->params().lower_bound(),
                     sprt->params().upper_bound());
       {
         const StopOnSignal on_signal;
-        games = gsearch::arena::play_match(
+        games = play_games(
             openings, [&] { return AgentHandle(make_agent(o->a)); },
             [&] { return AgentHandle(make_agent(o->b)); }, params,
             [&](const Record& r, std::size_t done, std::size_t total) {
@@ -544,6 +564,7 @@ void add_match_commands(CLI::App& app) {
               return sprt->status() == gsearch::arena::Sprt::Status::kContinue;
             });
       }
+      if (!root) return;  // rank 0 reports and writes
       std::size_t planned = o->games;
       if (sprt && sprt->status() != gsearch::arena::Sprt::Status::kContinue) {
         // The decided pairs are the match: games of later pairs that other threads had
@@ -705,10 +726,16 @@ void add_match_commands(CLI::App& app) {
           config.book.push_back(p.fen());
         if (cmd->count("--openings") == 0) config.openings = 0;
       }
-      check_output_directory(o->out);
+      const bool root = world_rank() == 0;  // rank 0 reads, writes and reports; all play
       const std::filesystem::path dir(o->out);
       const std::string config_path = dir / "tournament.json", records_path = dir / "records.jsonl";
-      if (std::filesystem::exists(config_path)) {
+      // The directory: a new tournament's config is written, a saved one must match.
+      const auto open_directory = [&] {
+        check_output_directory(o->out);
+        if (!std::filesystem::exists(config_path)) {
+          gsearch::write_file_atomically(config_path, config.to_json().dump(2) + '\n');
+          return;
+        }
         json saved;
         try {
           saved = json::parse(gsearch::read_file(config_path, std::size_t{1} << 20));
@@ -721,16 +748,17 @@ void add_match_commands(CLI::App& app) {
           throw BadInput(o->out +
                          " holds another tournament (its tournament.json names other agents, "
                          "games per pair, seed, openings or start); use another --out");
-      } else {
-        gsearch::write_file_atomically(config_path, config.to_json().dump(2) + '\n');
-      }
-      std::vector<TournamentGame> games = read_tournament_records(records_path, config);
+      };
+      if (root) open_directory();
+      std::vector<TournamentGame> games;
+      if (root) games = read_tournament_records(records_path, config);
       const std::vector<Position> starts = config.starts();
       const auto pairs = config.pairs();
       std::vector<char> done(pairs.size(), 0);
       for (const auto& g : games) done[g.pair] = 1;
+      broadcast_from_root(done);  // every rank plays the pairs rank 0 still needs
       const auto already = static_cast<std::size_t>(std::count(done.begin(), done.end(), 1));
-      if (already)
+      if (already && root)
         std::fprintf(stderr, "amazons: tournament: resuming, %zu of %zu pairs already played\n",
                      already, pairs.size());
       const auto save = [&] {
@@ -752,10 +780,12 @@ void add_match_commands(CLI::App& app) {
                                                  .seed = gsearch::derive_seed(config.seed, p),
                                                  .opening_plies = config.openings,
                                                  .stop = &g_stop};
-        const auto records = gsearch::arena::play_match(
+        const auto records = play_games(
             std::span<const Position>(starts),
             [&] { return AgentHandle(make_agent(config.agents[a])); },
-            [&] { return AgentHandle(make_agent(config.agents[b])); }, params);
+            [&] { return AgentHandle(make_agent(config.agents[b])); }, params,
+            [](const Record&, std::size_t, std::size_t) {});
+        if (!root) continue;
         if (records.size() < config.games_per_pair) {  // a signal: this pair is played again
           save();
           std::fprintf(stderr,
@@ -782,7 +812,7 @@ void add_match_commands(CLI::App& app) {
                      a + 1, config.agents[a].c_str(), b + 1, config.agents[b].c_str(), score,
                      config.games_per_pair);
       }
-      std::fputs(save().markdown.c_str(), stdout);
+      if (root) std::fputs(save().markdown.c_str(), stdout);
     });
   }
 }

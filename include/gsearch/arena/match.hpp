@@ -120,6 +120,26 @@ template <Game G>
   return games_decided_by_opening(std::span<const G>(&start, 1), params);
 }
 
+// Game i of a match: its start (starts[(i / 2) % n]), seeds and colours from the match's
+// parameters and i alone, so that whoever plays it — a thread, another process — plays the
+// same game. A stopped game (params.stop) sets *stopped.
+template <Game G, class A, class B>
+requires Agent<A, G> && Agent<B, G> GameRecord<typename G::Move> play_match_game(
+    std::span<const G> starts, A& a, B& b, const MatchParams& params, std::size_t i,
+    bool* stopped) {
+  const std::uint64_t seed = game_seed(params.seed, i);
+  const std::uint64_t opening = opening_seed(params.seed, i / 2);
+  const bool a_first = i % 2 == 0;
+  const G& start = starts[(i / 2) % starts.size()];
+  auto record = a_first ? play_game(start, a, b, seed, opening, params.opening_plies,
+                                    params.max_plies, params.stop, stopped)
+                        : play_game(start, b, a, seed, opening, params.opening_plies,
+                                    params.max_plies, params.stop, stopped);
+  record.index = i;
+  record.a_first = a_first;
+  return record;
+}
+
 // Plays the match. make_a() and make_b() build fresh agents (called once per worker).
 // progress(const GameRecord&, done, total) is called after each game, one call at a time; if
 // it returns a bool, false ends the match: no game starts after it (games in progress on
@@ -149,18 +169,9 @@ std::vector<GameRecord<typename G::Move>> play_match(std::span<const G> starts, 
       };
       for (std::size_t i;
            !failed && !ended && !stopping() && (i = next.fetch_add(1)) < params.games;) {
-        const std::uint64_t seed = game_seed(params.seed, i);
-        const std::uint64_t opening = opening_seed(params.seed, i / 2);
-        const bool a_first = i % 2 == 0;
         bool stopped = false;
-        const G& start = starts[(i / 2) % starts.size()];
-        auto record = a_first ? play_game(start, a, b, seed, opening, params.opening_plies,
-                                          params.max_plies, params.stop, &stopped)
-                              : play_game(start, b, a, seed, opening, params.opening_plies,
-                                          params.max_plies, params.stop, &stopped);
+        auto record = play_match_game(starts, a, b, params, i, &stopped);
         if (stopped) break;
-        record.index = i;
-        record.a_first = a_first;
         std::lock_guard lock(mutex);
         records[i] = std::move(record);
         played[i] = 1;
