@@ -178,10 +178,10 @@ class Engine:
         if answer != "ok":
             raise Forfeit(f"engine answered '{answer}' to '{short(command)}', not 'ok'")
 
-    def best_move(self, history, pos):
+    def best_move(self, history, pos, go="go"):
         """Ask for the move in pos (reached by history); check it by our rules."""
         self.expect_ok("position startpos" + ("" if not history else " moves " + " ".join(history)))
-        answer = self.ask("go")
+        answer = self.ask(go)
         if not answer.startswith("bestmove "):
             raise Forfeit(f"engine answered '{answer}' to 'go'")
         text = answer[len("bestmove "):].strip()
@@ -224,6 +224,28 @@ def play_game(opts, game):
         history.append(move_text(move))
     engine = opponent = None
     actor, forfeit = "engine", None
+    # With --clock, both engines play on a clock the referee keeps: the wall time from sending
+    # `go` to reading `bestmove` (input and output included) is charged to the mover.
+    clock = {WHITE: opts.clock_ms[0], BLACK: opts.clock_ms[0]} if opts.clock_ms else None
+    least_left = None
+
+    def ask_move(eng):
+        nonlocal least_left
+        if not clock:
+            return eng.best_move(history, pos)
+        inc = opts.clock_ms[1]
+        go = (f"go wtime {max(0, int(clock[WHITE]))} btime {max(0, int(clock[BLACK]))}"
+              f" winc {inc} binc {inc}")
+        start = time.monotonic()
+        move = eng.best_move(history, pos, go)
+        clock[pos.side] -= 1000 * (time.monotonic() - start)
+        if eng is engine:
+            least_left = clock[pos.side] if least_left is None else min(least_left, clock[pos.side])
+        if clock[pos.side] < 0:
+            raise Forfeit(f"lost on time, {-clock[pos.side]:.0f} ms over (ply {len(history)})")
+        clock[pos.side] += inc
+        return move
+
     try:
         engine = Engine(opts.amazons, opts.spec, opts.timeout)
         engine.expect_ok("new")
@@ -234,11 +256,11 @@ def play_game(opts, game):
         while pos.legal_moves():  # the side to move without a move has lost
             if pos.side == engine_color:
                 actor, start = "engine", time.monotonic()
-                move = engine.best_move(history, pos)
+                move = ask_move(engine)
                 seconds.append(time.monotonic() - start)
             elif opponent:
                 actor = "opponent"
-                move = opponent.best_move(history, pos)
+                move = ask_move(opponent)
             else:
                 move = rng.choice(pos.legal_moves())
             pos.play(move)
@@ -253,13 +275,15 @@ def play_game(opts, game):
                 eng.close()
     return {"game": game, "color": engine_color, "winner": WHITE + BLACK - loser,
             "plies": len(history), "forfeit": forfeit,
-            "mean_s": sum(seconds) / len(seconds) if seconds else 0.0}
+            "mean_s": sum(seconds) / len(seconds) if seconds else 0.0, "least_left": least_left}
 
 
 def report(r):
     line = (f"game {r['game']:3d}  engine {COLOR[r['color']]:5s}  winner {COLOR[r['winner']]:5s}"
             f" ({'engine' if r['winner'] == r['color'] else 'opponent'})"
             f"  plies {r['plies']:3d}  engine {r['mean_s']:.3f} s/move")
+    if r["least_left"] is not None:
+        line += f"  least on its clock {r['least_left'] / 1000:.2f} s"
     if r["forfeit"]:
         line += f"  FORFEIT {r['forfeit']}"
     print(line, flush=True)
@@ -331,8 +355,16 @@ def main(argv):
     p.add_argument("--openings", type=int, default=0, help="random plies opening each pair")
     p.add_argument("--jobs", type=int, default=1, help="games played in parallel")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for an answer")
+    p.add_argument("--clock", help="play on a clock, BASE+INC in seconds (e.g. 10+0.1): the engines"
+                   " get go wtime/btime, and a side whose clock runs out forfeits")
     p.add_argument("--selftest", action="store_true", help="check the rules and exit")
     opts = p.parse_args(argv)
+    opts.clock_ms = None
+    if opts.clock is not None:
+        m = re.fullmatch(r"(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?", opts.clock)
+        if not m or float(m.group(1)) <= 0:
+            p.error(f"--clock {opts.clock!r} is not BASE+INC in seconds, e.g. 10+0.1")
+        opts.clock_ms = (1000 * float(m.group(1)), int(1000 * float(m.group(2) or 0)))
     if opts.selftest:
         return selftest()
     if not opts.amazons or not opts.spec:
