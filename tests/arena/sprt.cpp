@@ -123,3 +123,35 @@ TEST_CASE("bad SPRT parameters and pair scores are refused with a message") {
   arena::Sprt sprt({});
   CHECK_THROWS_AS(sprt.add_pair(1.0, 1.5), std::invalid_argument);
 }
+
+TEST_CASE("a match read over its pairs: the mean, the pentanomial standard error, Elo") {
+  // 100 pairs: the mean, and the variance of the pair scores with the virtual pair (half at
+  // 0, half at 1), by hand.
+  const arena::Pentanomial counts{5, 20, 40, 25, 10};
+  const auto s = arena::summarize_pairs(counts);
+  CHECK(s.pairs == 100);
+  const double mean = (20 * 0.25 + 40 * 0.5 + 25 * 0.75 + 10 * 1.0) / 100;
+  const double w[5] = {5.5, 20, 40, 25, 10.5};
+  double m = 0, second = 0;
+  for (std::size_t i = 0; i < 5; ++i) {
+    const double a = 0.25 * static_cast<double>(i);
+    m += w[i] * a / 101, second += w[i] * a * a / 101;
+  }
+  const double se = std::sqrt((second - m * m) / 100);
+  CHECK(s.score == doctest::Approx(mean));
+  CHECK(s.score_ci.low == doctest::Approx(mean - gsearch::kZ95 * se));
+  CHECK(s.score_ci.high == doctest::Approx(mean + gsearch::kZ95 * se));
+  CHECK(s.elo == doctest::Approx(-400 * std::log10(1 / mean - 1)));
+  CHECK(s.elo_ci.low < s.elo);
+  CHECK(s.elo_ci.high > s.elo);
+  // Pairs that all ended alike still get an interval around their score.
+  const auto level = arena::summarize_pairs({0, 0, 50, 0, 0});
+  CHECK(level.elo == doctest::Approx(0.0));
+  CHECK(level.elo_ci.low < -10);
+  CHECK(level.elo_ci.high > 10);
+  const auto won = arena::summarize_pairs({0, 0, 0, 0, 5});
+  CHECK(won.score == 1.0);
+  CHECK(std::isfinite(won.elo_ci.low));
+  CHECK(won.elo_ci.low > 0);
+  CHECK(arena::summarize_pairs({}).pairs == 0);
+}

@@ -120,6 +120,7 @@ void print_progress(std::size_t done, std::size_t total, double score) {
 
 std::string format_elo(double v) {
   if (std::isinf(v)) return v > 0 ? "+inf" : "-inf";
+  if (std::abs(v) < 0.5) v = 0.0;  // no "+-0"
   std::ostringstream out;
   out.setf(std::ios::fixed);
   out.precision(0);
@@ -605,6 +606,29 @@ void add_match_commands(CLI::App& app) {
           format_elo(s.elo_ci.low).c_str(), format_elo(s.elo_ci.high).c_str(), s.mean_plies,
           s.seconds_per_move[0], s.seconds_per_move[1]);
       if (s.unfinished) std::printf("%zu games were stopped unfinished\n", s.unfinished);
+      // The same result read over the pairs of games that share an opening.
+      gsearch::arena::Pentanomial pentanomial{};
+      {
+        std::vector<double> by_index(planned, -1.0);
+        for (const Record& r : games) by_index[r.index] = r.score_a();
+        for (std::size_t k = 0; 2 * k + 1 < planned; ++k)
+          if (by_index[2 * k] >= 0 && by_index[2 * k + 1] >= 0)
+            ++pentanomial[static_cast<std::size_t>(
+                std::lround(2 * (by_index[2 * k] + by_index[2 * k + 1])))];
+      }
+      const auto pairs = gsearch::arena::summarize_pairs(pentanomial);
+      if (pairs.pairs > 0)
+        std::printf(
+            "pairs %llu, by A's score 0/0.5/1/1.5/2: %llu %llu %llu %llu %llu; score %.1f%% "
+            "[%.1f, %.1f], Elo %s [%s, %s] (pentanomial)\n",
+            static_cast<unsigned long long>(pairs.pairs),
+            static_cast<unsigned long long>(pentanomial[0]),
+            static_cast<unsigned long long>(pentanomial[1]),
+            static_cast<unsigned long long>(pentanomial[2]),
+            static_cast<unsigned long long>(pentanomial[3]),
+            static_cast<unsigned long long>(pentanomial[4]), 100 * pairs.score,
+            100 * pairs.score_ci.low, 100 * pairs.score_ci.high, format_elo(pairs.elo).c_str(),
+            format_elo(pairs.elo_ci.low).c_str(), format_elo(pairs.elo_ci.high).c_str());
       if (!o->json_path.empty()) {
         gsearch::write_file_atomically(
             o->json_path,
@@ -624,6 +648,11 @@ void add_match_commands(CLI::App& app) {
                 {"mean_plies", s.mean_plies},
                 {"seconds_per_move", {s.seconds_per_move[0], s.seconds_per_move[1]}},
                 {"interrupted", interrupted},
+                {"pairs",
+                 {{"count", pairs.pairs},
+                  {"pentanomial", pentanomial},
+                  {"score_ci", {pairs.score_ci.low, pairs.score_ci.high}},
+                  {"elo", std::isinf(pairs.elo) ? json(nullptr) : json(pairs.elo)}}},
                 {"sprt", sprt ? json{{"model", model_name(sprt->params().model)},
                                      {"elo0", sprt->params().elo0},
                                      {"elo1", sprt->params().elo1},

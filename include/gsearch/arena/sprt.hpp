@@ -29,6 +29,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "gsearch/core/stats.hpp"
+
 namespace gsearch::arena {
 
 // The expected score per game of a player `elo` Elo stronger (logistic model).
@@ -154,6 +156,45 @@ enum class SprtModel {
   kLogistic,   // elo0, elo1 are Elo: expected scores 1 / (1 + 10^(-elo / 400))
   kNormalized  // elo0, elo1 are normalised Elo: t-values of the results (pair_t_value)
 };
+
+// A match's result read over its pairs of games: A's mean score per game, its 95 % interval
+// from the variance of the pair scores (the pentanomial standard error, which counts what the
+// two games of a pair share), and the same as Elo differences. The variance counts one
+// virtual pair besides the real ones, half of it lost both games and half won both, so that a
+// match whose pairs all ended alike (every pair won, or every pair split) still gets an
+// interval rather than a point.
+struct PairSummary {
+  std::uint64_t pairs = 0;
+  double score = 0.5;  // per game, in [0, 1]
+  Interval score_ci{0.0, 1.0};
+  double elo = 0.0;
+  Interval elo_ci{};
+};
+
+[[nodiscard]] inline PairSummary summarize_pairs(const Pentanomial& counts) {
+  PairSummary s;
+  std::array<double, 5> c{};
+  double n = 0, mean = 0;
+  for (std::size_t i = 0; i < 5; ++i) {
+    c[i] = static_cast<double>(counts[i]);
+    n += c[i], mean += c[i] * 0.25 * static_cast<double>(i);
+  }
+  s.pairs = counts[0] + counts[1] + counts[2] + counts[3] + counts[4];
+  if (n == 0) return s;
+  mean /= n;
+  c[0] += 0.5, c[4] += 0.5;  // the virtual pair
+  double reg_mean = 0, reg_second = 0;
+  for (std::size_t i = 0; i < 5; ++i) {
+    const double a = 0.25 * static_cast<double>(i);
+    reg_mean += c[i] * a / (n + 1), reg_second += c[i] * a * a / (n + 1);
+  }
+  const double se = std::sqrt((reg_second - reg_mean * reg_mean) / n);
+  s.score = mean;
+  s.score_ci = {std::max(0.0, mean - kZ95 * se), std::min(1.0, mean + kZ95 * se)};
+  s.elo = elo_difference(mean);
+  s.elo_ci = {elo_difference(s.score_ci.low), elo_difference(s.score_ci.high)};
+  return s;
+}
 
 struct SprtParams {
   double elo0 = 0.0;                       // H0: A is elo0 Elo stronger than B
