@@ -221,6 +221,12 @@ void end_mpi_job(int code);
 // Rank 0's bytes to every rank (the same size everywhere).
 void broadcast_from_root(std::vector<char>& bytes);
 
+// Checks one line of a records file (amazons match --records): a JSON game record whose moves
+// are legal from its start and whose result is the one they give. Throws BadInput naming
+// path:line_no. (match_commands.cpp; replay, tournament and serve use it.)
+void check_record(const std::string& path, std::size_t line_no, const std::string& line);
+
+void add_serve_commands(CLI::App& app);                         // serve
 void add_rules_commands(CLI::App& app);                         // perft, show, legal
 void add_match_commands(CLI::App& app);                         // agents, match, replay
 void add_play_commands(CLI::App& app);                          // play, analyze, engine

@@ -16,6 +16,7 @@
 //   amazons reproduce [--games G] [--quick]
 //   amazons solve [--fen FEN] [--method ab|dfpn] ...
 //   amazons bench
+//   amazons serve [--port P] [--host H] [--agent SPEC]
 //   amazons book --out FILE [--turns N] [--count K] [--seed S] [--agent SPEC] [--margin M]
 //   amazons tournament A B C... --out DIR [--gauntlet] [-g G] [--book FILE] [--threads T]
 //
@@ -94,6 +95,7 @@ int main(int argc, char** argv) {
   add_solve_commands(app);
   add_bench_commands(app);
   add_book_commands(app);
+  add_serve_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const Interrupted& e) {

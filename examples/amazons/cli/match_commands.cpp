@@ -128,39 +128,6 @@ std::string format_elo(double v) {
   return out.str();
 }
 
-// Checks one line of a records file: a JSON game record whose moves are legal from its start
-// and whose result is the one they give. Throws BadInput naming file:line.
-void check_record(const std::string& path, std::size_t line_no, const std::string& line) {
-  const std::string where = path + ":" + std::to_string(line_no) + ": ";
-  json j;
-  try {
-    j = json::parse(line);
-  } catch (const json::exception& e) {
-    throw BadInput(where + "not JSON (" + e.what() + ")");
-  }
-  if (!j.is_object() || !j.contains("start") || !j.contains("moves") || !j.contains("result") ||
-      !j["moves"].is_array() || !j["start"].is_string() || !j["result"].is_string())
-    throw BadInput(where + "not a game record (needs start, moves, result)");
-  Position pos;
-  try {
-    pos = Position::from_fen(j["start"].get<std::string>());
-    for (std::size_t k = 0; k < j["moves"].size(); ++k) {
-      if (!j["moves"][k].is_string())
-        throw BadInput(where + "move " + std::to_string(k + 1) + " is not a string");
-      if (pos.is_terminal())
-        throw BadInput(where + "move " + std::to_string(k + 1) + " comes after the end");
-      pos.apply(pos.parse_move(j["moves"][k].get<std::string>()));
-    }
-  } catch (const NotationError& e) {
-    throw BadInput(where + e.what());
-  }
-  const std::string result = j["result"].get<std::string>();
-  const std::string actual = !pos.is_terminal() ? "*" : pos.result(kWhite) > 0 ? "1-0" : "0-1";
-  if (result != actual)
-    throw BadInput(where + "recorded result " + detail::quoted(result) + " but the moves give " +
-                   actual);
-}
-
 // "elo0=0,elo1=10[,alpha=0.05,beta=0.05][,model=logistic|normalized]" (both bounds required).
 // Throws BadInput.
 gsearch::arena::SprtParams parse_sprt(const std::string& text) {
@@ -459,6 +426,39 @@ const char* sprt_result(gsearch::arena::Sprt::Status s) {
 }
 
 }  // namespace
+
+// (command.hpp) Checks one line of a records file: a JSON game record whose moves are legal from
+// its start and whose result is the one they give. Throws BadInput naming file:line.
+void check_record(const std::string& path, std::size_t line_no, const std::string& line) {
+  const std::string where = path + ":" + std::to_string(line_no) + ": ";
+  json j;
+  try {
+    j = json::parse(line);
+  } catch (const json::exception& e) {
+    throw BadInput(where + "not JSON (" + e.what() + ")");
+  }
+  if (!j.is_object() || !j.contains("start") || !j.contains("moves") || !j.contains("result") ||
+      !j["moves"].is_array() || !j["start"].is_string() || !j["result"].is_string())
+    throw BadInput(where + "not a game record (needs start, moves, result)");
+  Position pos;
+  try {
+    pos = Position::from_fen(j["start"].get<std::string>());
+    for (std::size_t k = 0; k < j["moves"].size(); ++k) {
+      if (!j["moves"][k].is_string())
+        throw BadInput(where + "move " + std::to_string(k + 1) + " is not a string");
+      if (pos.is_terminal())
+        throw BadInput(where + "move " + std::to_string(k + 1) + " comes after the end");
+      pos.apply(pos.parse_move(j["moves"][k].get<std::string>()));
+    }
+  } catch (const NotationError& e) {
+    throw BadInput(where + e.what());
+  }
+  const std::string result = j["result"].get<std::string>();
+  const std::string actual = !pos.is_terminal() ? "*" : pos.result(kWhite) > 0 ? "1-0" : "0-1";
+  if (result != actual)
+    throw BadInput(where + "recorded result " + detail::quoted(result) + " but the moves give " +
+                   actual);
+}
 
 void add_match_commands(CLI::App& app) {
   app.add_subcommand("agents", "List the agents and their parameters")->callback([] {
