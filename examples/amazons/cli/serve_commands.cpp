@@ -85,8 +85,15 @@ void add_serve_commands(CLI::App& app) {
     httplib::Server server;
     server.set_payload_max_length(std::size_t{32} << 20);  // a records file
     server.Get("/", [o](const httplib::Request&, httplib::Response& res) {
+      std::string agent;  // as an HTML attribute value
+      for (char c : o->agent)
+        agent += c == '&'   ? "&amp;"
+                 : c == '<' ? "&lt;"
+                 : c == '>' ? "&gt;"
+                 : c == '"' ? "&quot;"
+                            : std::string(1, c);
       std::string page = kBoardPage;
-      page.replace(page.find("@AGENT@"), 7, o->agent);
+      page.replace(page.find("@AGENT@"), 7, agent);
       res.set_content(page, "text/html; charset=utf-8");
     });
     const auto api = [&server](const char* path, auto handler) {
