@@ -4,8 +4,8 @@
 // default agent spec.
 //
 // Mouse: click a queen, its destination, then the arrow's square (click the queen again
-// before its destination to start over). Keys: g engine move, u take back, n new game, ← → step through records,
-// Escape clears the selection.
+// before its destination to start over). Keys: g engine move, u take back, n new game, ← → step
+// through records, Escape clears the selection.
 #pragma once
 
 namespace amazons::cli {
