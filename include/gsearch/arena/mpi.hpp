@@ -14,8 +14,8 @@
 // rank leaves through a barrier, so that matches played one after another (a tournament)
 // keep their messages apart.
 //
-// Messages are small: a request (empty), a game number (8 bytes), a record (the moves as
-// bytes, ~1 KB for a 10×10 game, plus the names of the two players).
+// Messages are small: a request (empty), a game number (8 bytes), a record (112 bytes of
+// numbers, the moves as bytes — 3 each for Amazons — and the names of the two players).
 #pragma once
 
 // The C API only: MPI's deprecated C++ bindings do not compile cleanly with -Wextra.
