@@ -161,6 +161,25 @@ void BM_AlphaBetaNodes(benchmark::State& state) {
 }
 BENCHMARK(BM_AlphaBetaNodes)->Unit(benchmark::kMillisecond);
 
+// Lazy SMP: nodes per second (all threads) and the depth reached by a 200 ms search at turn
+// 20, with the selective settings of the `ab` agent, for 1 and 2 threads (wall-clock).
+void BM_AlphaBetaThreads(benchmark::State& state) {
+  const Position pos = position_at(20);
+  std::uint64_t nodes = 0;
+  int depth = 0;
+  for (auto _ : state) {
+    gsearch::alphabeta::AlphaBeta<Position, Lieberum, amazons::LieberumMovePrior> search(
+        {.width = 12, .root_width = 24, .threads = static_cast<unsigned>(state.range(0))});
+    const auto r = search.search(pos, gsearch::Budget::millis(200));
+    nodes += r.nodes;
+    depth = r.depth;
+  }
+  state.counters["nodes/s"] =
+      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
+  state.counters["depth"] = depth;
+}
+BENCHMARK(BM_AlphaBetaThreads)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 void BM_LieberumEvaluation(benchmark::State& state) {
   const Position pos = position_at(static_cast<int>(state.range(0)));
   const amazons::LieberumEvaluator eval;

@@ -260,3 +260,145 @@ TEST_CASE("node and time budgets stop the deepening; the first depth always comp
   CHECK(t.has_move);
   CHECK(t.depth >= 1);
 }
+
+namespace {
+
+// A move scorer for the selective tests: fewest replies first (the Amazons solvers' order).
+struct FewestReplies {
+  void operator()(const amazons::Position& p, const gsearch::MoveListOf<amazons::Position>& moves,
+                  float* scores) const {
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      amazons::Position c = p;
+      c.apply(moves[i]);
+      scores[i] = -static_cast<float>(c.count_moves());
+    }
+  }
+};
+
+// Small Amazons positions a few random turns into the 5x5 game.
+std::vector<amazons::Position> small_positions(int n) {
+  std::vector<amazons::Position> out;
+  gsearch::Rng rng(11);
+  for (int trial = 0; static_cast<int>(out.size()) < n; ++trial) {
+    auto p = amazons::Position::from_fen("1q1q1/q3q/5/Q3Q/1Q1Q1 w - - 0 1");
+    for (int k = 0; k < 2 + trial % 5 && !p.is_terminal(); ++k) p.apply(p.random_move(rng));
+    if (!p.is_terminal()) out.push_back(p);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("ordering by a move scorer and aspiration windows leave the value as minimax's") {
+  const Mobility eval;
+  for (const auto& p : small_positions(8)) {
+    for (int depth = 1; depth <= 3; ++depth) {
+      const ab::Score want = minimax(p, depth, 0, eval, 10000);
+      ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> scored(
+          {.max_depth = depth, .score_depth = 1});
+      CHECK(scored.search(p).score == want);
+      // A window far narrower than the score's changes: most iterations fail and widen.
+      ab::AlphaBeta<amazons::Position, Mobility> aspired({.max_depth = depth, .aspiration = 1});
+      CHECK(aspired.search(p).score == want);
+      ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> both(
+          {.max_depth = depth, .score_depth = 2, .aspiration = 3});
+      CHECK(both.search(p).score == want);
+    }
+  }
+  ab::AlphaBeta<amazons::Position, Mobility> aspired({.max_depth = 3, .aspiration = 1});
+  for (const auto& p : small_positions(4)) (void)aspired.search(p);
+  CHECK(aspired.aspiration_researches() > 0);
+}
+
+TEST_CASE("forward pruning keeps the scorer's best moves; a pruned search proves nothing") {
+  for (const auto& p : small_positions(6)) {
+    gsearch::MoveListOf<amazons::Position> moves;
+    p.legal_moves(moves);
+    std::vector<float> scores(moves.size());
+    FewestReplies{}(p, moves, scores.data());
+    const float top = *std::max_element(scores.begin(), scores.end());
+    // One move kept at the root: the scorer's best (at depth 2 the root is scored).
+    ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> narrow(
+        {.max_depth = 2, .score_depth = 2, .width = 3, .root_width = 1});
+    const auto r = narrow.search(p);
+    REQUIRE(r.has_move);
+    std::size_t best = 0;
+    while (!(moves[best] == r.best)) ++best;
+    CHECK(scores[best] == top);
+    // A width above the move count prunes nothing: the value is minimax's.
+    ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> wide(
+        {.max_depth = 2, .score_depth = 1, .width = 5000, .root_width = 5000});
+    CHECK(wide.search(p).score == minimax(p, 2, 0, Mobility{}, 10000));
+  }
+  // White wins at once with a1-c3/d3 (Black's queen on d4 is shut in); pruned to the one move
+  // the scorer likes best at the root, the search still finds a win, but not a proof.
+  const auto won = amazons::Position::from_fen("2*q/4/4/Q3 w - - 0 1");
+  ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> pruned(
+      {.max_depth = 4, .score_depth = 1, .width = 1, .root_width = 1});
+  const auto r = pruned.search(won);
+  CHECK(r.score >= ab::kWin - 2);
+  CHECK_FALSE(r.proven);
+  ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> full(
+      {.max_depth = 4, .score_depth = 1});
+  CHECK(full.search(won).proven_win);
+}
+
+TEST_CASE("late-move reductions: with depth to spare, tic-tac-toe's exact values") {
+  const auto zero = [](const TicTacToe&) { return 0.0; };
+  using Search = ab::AlphaBeta<TicTacToe, decltype(zero)>;
+  // Every line ends within 9 plies; reductions cut at most one ply per node, so depth 20
+  // reaches the end of every line, reduced or not.
+  Search lmr({.max_depth = 20, .lmr_depth = 2, .lmr_after = 1}, zero);
+  const auto start = lmr.search(TicTacToe{});
+  CHECK(start.score == 0);
+  // X: 0, 4; O: 8, 1 — X to move wins by force.
+  const auto win = lmr.search(play({0, 8, 4, 1}));
+  CHECK(win.proven_win);
+  // Other positions, either side to move: the same value as the unreduced search.
+  for (const auto& cells : {std::initializer_list<int>{0, 4}, {4}, {0, 8, 2}, {1, 4, 7, 3}}) {
+    const auto g = play(cells);
+    Search exact({.max_depth = 20}, zero);
+    Search reduced({.max_depth = 20, .lmr_depth = 2, .lmr_after = 1}, zero);
+    CHECK(reduced.search(g).score == exact.search(g).score);
+  }
+}
+
+TEST_CASE("proven outcomes: the region rules end the search of a decided Amazons position") {
+  // Black's queen (e4) is walled into three squares, White's (a1) has the rest: the regions
+  // are separated and White plays longer. The root is not scored (it needs a move); each
+  // child is decided by SolverPosition's region rules, so depth 1 proves the win.
+  const amazons::SolverPosition pos(amazons::Position::from_fen("2*2/2*1q/2***/5/Q4 w - - 0 1"));
+  REQUIRE(pos.proven_outcome() == 1);
+  ab::AlphaBeta<amazons::SolverPosition, Mobility> endgame(
+      {.max_depth = 1, .proven_outcomes = true});
+  const auto r = endgame.search(pos);
+  CHECK(r.proven_win);
+  ab::AlphaBeta<amazons::SolverPosition, Mobility> plain({.max_depth = 1});
+  CHECK_FALSE(plain.search(pos).proven);
+}
+
+TEST_CASE("Lazy SMP: helper threads share the table; exact values stay exact") {
+  const auto zero = [](const TicTacToe&) { return 0.0; };
+  using Search = ab::AlphaBeta<TicTacToe, decltype(zero)>;
+  for (unsigned threads : {2u, 4u}) {
+    CAPTURE(threads);
+    Search smp({.max_depth = 12, .threads = threads}, zero);
+    for (int round = 0; round < 3; ++round) {  // (the helpers are kept between searches)
+      const auto start = smp.search(TicTacToe{});
+      CHECK(start.score == 0);
+      CHECK(start.depth == 12);
+      const auto win = smp.search(play({0, 8, 4, 1}));
+      CHECK(win.proven_win);
+      CHECK(gsearch::is_legal(play({0, 8, 4, 1}), win.best));
+    }
+  }
+  // Amazons with a time budget: a legal move, and the helpers' nodes counted.
+  const amazons::Position start;
+  ab::AlphaBeta<amazons::Position, Mobility> one({.max_depth = 64});
+  ab::AlphaBeta<amazons::Position, Mobility> two({.max_depth = 64, .threads = 2});
+  const auto r1 = one.search(start, gsearch::Budget::node_count(30000));
+  const auto r2 = two.search(start, gsearch::Budget::node_count(30000));
+  REQUIRE(r2.has_move);
+  CHECK(gsearch::is_legal(start, r2.best));
+  CHECK(r2.nodes > r1.nodes);
+}

@@ -30,13 +30,45 @@
 // and before searching any child, every child is looked up in the table (all prefetched
 // first), so that one child proven good enough cuts the node at once (enhanced
 // transposition cutoff, Plaat et al. 1996).
+//
+// Selective search (with an evaluator; the solver never prunes): the techniques of strong
+// programs for games with many moves, each switched by Params and measured on its own in
+// docs/strength.md. Ordering and forward pruning need a move scorer — the same bulk form as an
+// MCTS prior, scorer(state, moves, scores) writing one float per move, higher first:
+//   ordering        at nodes with at least score_depth plies left, the moves are tried in the
+//                   scorer's order (after the table's move) instead of killers and history;
+//   forward pruning only the best `width` of them are searched (`root_width` at the root);
+//   late-move reductions  at nodes with at least lmr_depth plies left, the moves after the
+//                   first lmr_after are searched one ply shallower with a null window, and
+//                   again at full depth when one beats alpha;
+//   aspiration      from the second iteration on, the root is searched with a window of
+//                   ±aspiration around the last score, widened (doubling) when it fails;
+//   proven outcomes for a ProvableGame, positions its proven_outcome() decides score as won or
+//                   lost, below the root (an endgame mode: Amazons decides separated regions).
+// A pruned search can miss the refutation of a line, so a win or loss it finds is not marked
+// proven (Result::proven) unless no move was pruned in that iteration.
+//
+// Threads (Lazy SMP, with an evaluator): with Params::threads = T > 1, T - 1 helper threads
+// search the same root at the same time, each with its own move ordering, sharing the
+// transposition table (tt.hpp, share()); half of them start one iteration deeper, so that they
+// fill the table ahead of the main thread. The main thread's iterations are the result; the
+// helpers stop when it does. The node budget counts the main thread's nodes, Result::nodes all
+// threads'. With T > 1 the search is not deterministic (the threads race); T = 1 is.
+//
+// The search copies a position to make a move (G child = state; child.apply(m)), never undo:
+// for the games here a copy is cheaper (a 64-byte Amazons position: copy + apply 6.3 ns,
+// apply + undo 8.5 ns; docs/benchmarks.md).
 #pragma once
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <memory>
 #include <optional>
+#include <thread>
 #include <vector>
 
 #include "gsearch/alphabeta/ordering.hpp"
@@ -48,6 +80,14 @@ namespace gsearch::alphabeta {
 
 // No static evaluation: the search is an exact solver.
 struct NoEvaluation {};
+// No move scorer: no selective search (ordering by the table's move, killers and history).
+struct NoMoveScorer {};
+
+// A move scorer for G: writes one score per move, higher for the moves to try first.
+template <class S, class G>
+concept MoveScorer = requires(const S& s, const G& g, const MoveListOf<G>& moves, float* out) {
+  s(g, moves, out);
+};
 
 struct Params {
   int max_depth = 64;  // deepest iteration (plies); budgets may stop earlier
@@ -55,6 +95,18 @@ struct Params {
   Score eval_scale = 10000;  // an evaluation of 1.0 is worth this many score units
   bool killers = true;       // order by killer moves
   bool history = true;       // order by the history heuristic
+  // Selective search (with an evaluator and a move scorer; see the header comment).
+  int score_depth = 2;           // order by the scorer at nodes this many plies from the leaves
+                                 // or more (0: never)
+  std::uint32_t width = 0;       // forward pruning below the root, at the nodes ordered by the
+                                 // scorer: moves kept (0: all)
+  std::uint32_t root_width = 0;  // the same at the root
+  int lmr_depth = 0;             // late-move reductions at nodes with this many plies left or
+                                 // more (0: off)
+  std::uint32_t lmr_after = 3;   // moves searched at full depth before reductions start
+  Score aspiration = 0;          // half-width of the root's window from iteration 2 (0: off)
+  bool proven_outcomes = false;  // score what the game's proven_outcome() decides (ProvableGame)
+  unsigned threads = 1;          // Lazy SMP: searching threads (with an evaluator; see above)
 };
 
 template <MoveType Move>
@@ -73,14 +125,23 @@ struct Result {
   std::vector<Move> pv;  // principal variation of the last completed iteration
 };
 
-template <Game G, class Evaluator = NoEvaluation>
+template <Game G, class Evaluator = NoEvaluation, class Scorer = NoMoveScorer>
 class AlphaBeta {
  public:
   using Move = typename G::Move;
   static constexpr bool kSolver = std::is_same_v<Evaluator, NoEvaluation>;
+  static constexpr bool kScored = !kSolver && !std::is_same_v<Scorer, NoMoveScorer>;
+  static_assert(!kScored || MoveScorer<Scorer, G>,
+                "a move scorer is called as scorer(state, moves, float* scores)");
 
-  explicit AlphaBeta(const Params& params = {}, Evaluator evaluator = {})
-      : params_(params), evaluator_(std::move(evaluator)), tt_(params.tt_megabytes) {}
+  explicit AlphaBeta(const Params& params = {}, Evaluator evaluator = {}, Scorer scorer = {})
+      : params_(params),
+        evaluator_(std::move(evaluator)),
+        scorer_(std::move(scorer)),
+        tt_(params.tt_megabytes) {}
+
+  AlphaBeta(const AlphaBeta&) = delete;
+  AlphaBeta& operator=(const AlphaBeta&) = delete;
 
   // Searches `root` with iterative deepening until Params::max_depth, a budget limit (nodes
   // or time; iterations are not used), or a proof. Returns the last completed iteration's
@@ -93,6 +154,7 @@ class AlphaBeta {
     stopped_ = false;
     nodes_ = 0;
     tt_.new_search();
+    Helpers helpers(*this, root);
     const auto set_proof = [&result](bool proven) {
       result.proven = proven;
       result.proven_win = proven && result.score > 0;
@@ -109,21 +171,21 @@ class AlphaBeta {
     // earlier iterations saves (docs/amazons.md, "Solving small boards"); it searches to
     // max_depth at once.
     for (int depth = kSolver ? params_.max_depth : 1; depth <= params_.max_depth; ++depth) {
-      pv_length_[0] = 0;
       allow_stop_ = kSolver || depth > 1;
       unknowns_ = 0;
-      const Score score = negamax(root, depth, -kInfinity, kInfinity, 0);
+      pruned_ = 0;
+      const Score score = search_root(root, depth, result);
       if (stopped_) break;
       result.has_move = pv_length_[0] > 0;
       result.best = pv_[0][0];
       result.score = score;
       result.depth = depth;
       result.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
-      set_proof(kSolver ? unknowns_ == 0 : is_decisive(score));
+      set_proof(kSolver ? unknowns_ == 0 : is_decisive(score) && pruned_ == 0);
       if (result.proven) break;
       if (tracker_->exhausted(0, nodes_)) break;
     }
-    result.nodes = nodes_;
+    result.nodes = nodes_ + helpers.stop();
     result.seconds = tracker_->elapsed();
     return result;
   }
@@ -131,9 +193,78 @@ class AlphaBeta {
   void clear() {
     tt_.clear();
     ordering_.clear();
+    for (auto& h : helpers_) h->ordering_.clear();
+  }
+
+  // Root searches repeated because the aspiration window failed, since construction.
+  [[nodiscard]] std::uint64_t aspiration_researches() const noexcept {
+    return aspiration_researches_;
   }
 
  private:
+  // The Lazy SMP helpers of one search: started by the constructor (when Params::threads > 1),
+  // stopped by stop(), which returns their nodes. Each helper is an AlphaBeta of its own that
+  // uses the main search's table.
+  class Helpers {
+   public:
+    Helpers(AlphaBeta& main, const G& root) : main_(main) {
+      if constexpr (!kSolver) {
+        if (main.params_.threads <= 1 || root.is_terminal()) return;
+        main.tt_.share();
+        const std::size_t n = main.params_.threads - 1;
+        while (main.helpers_.size() < n)
+          main.helpers_.push_back(std::make_unique<AlphaBeta>(helper_params(main.params_),
+                                                              main.evaluator_, main.scorer_));
+        for (std::size_t i = 0; i < n; ++i) {
+          AlphaBeta* h = main.helpers_[i].get();
+          h->table_ = &main.tt_;
+          const int first_depth = i % 2 == 0 ? 2 : 1;
+          threads_.emplace_back(
+              [h, &root, first_depth, this] { h->help(root, first_depth, stop_); });
+        }
+      }
+    }
+    ~Helpers() { (void)stop(); }
+    Helpers(const Helpers&) = delete;
+    Helpers& operator=(const Helpers&) = delete;
+
+    // Stops and joins the helpers; returns the nodes they searched.
+    std::uint64_t stop() {
+      stop_.store(true, std::memory_order_relaxed);
+      std::uint64_t nodes = 0;
+      for (std::size_t i = 0; i < threads_.size(); ++i) {
+        threads_[i].join();
+        nodes += main_.helpers_[i]->nodes_;
+      }
+      threads_.clear();
+      return nodes;
+    }
+
+   private:
+    static Params helper_params(Params p) {
+      p.threads = 1;
+      p.tt_megabytes = 0;  // (the smallest table: a helper uses the main search's)
+      return p;
+    }
+    AlphaBeta& main_;
+    std::atomic<bool> stop_{false};
+    std::vector<std::thread> threads_;
+  };
+
+  // A helper's search: iterative deepening from `first_depth` until `stop` (or max_depth).
+  void help(const G& root, int first_depth, const std::atomic<bool>& stop) {
+    tracker_.emplace(Budget{}, 1);
+    stopped_ = false;
+    nodes_ = 0;
+    external_stop_ = &stop;
+    allow_stop_ = true;
+    for (int depth = first_depth; depth <= params_.max_depth && !stopped_; ++depth) {
+      pv_length_[0] = 0;
+      (void)negamax(root, depth, -kInfinity, kInfinity, 0);
+    }
+    external_stop_ = nullptr;
+  }
+
   // A stored depth that means "settled": the value holds at any depth (solver mode).
   static constexpr int kSettled = 255;
 
@@ -154,6 +285,31 @@ class AlphaBeta {
     }
   }
 
+  // One iteration at the root: with the full window, or (aspiration) a window around the last
+  // iteration's score, widened on each side it fails on until the score lies inside.
+  Score search_root(const G& root, int depth, const Result<Move>& last) {
+    Score delta = std::min(params_.aspiration, kWin);
+    const bool aspire = !kSolver && delta > 0 && depth > 1 && !is_decisive(last.score);
+    Score alpha = aspire ? std::max<Score>(last.score - delta, -kInfinity) : -kInfinity;
+    Score beta = aspire ? std::min<Score>(last.score + delta, kInfinity) : kInfinity;
+    for (;;) {
+      pv_length_[0] = 0;
+      const Score score = negamax(root, depth, alpha, beta, 0);
+      if (stopped_) return 0;
+      if (score <= alpha && alpha > -kInfinity) {
+        ++aspiration_researches_;
+        delta = std::min<Score>(delta, kWin / 2) * 2;
+        alpha = score - delta <= -kWin ? -kInfinity : score - delta;
+      } else if (score >= beta && beta < kInfinity) {
+        ++aspiration_researches_;
+        delta = std::min<Score>(delta, kWin / 2) * 2;
+        beta = score + delta >= kWin ? kInfinity : score + delta;
+      } else {
+        return score;
+      }
+    }
+  }
+
   // The value of `child` for the player to move at its parent.
   Score child_value(const G& parent, const G& child, int depth, Score alpha, Score beta, int ply) {
     if (child.to_move() == parent.to_move()) return negamax(child, depth, alpha, beta, ply);
@@ -163,12 +319,20 @@ class AlphaBeta {
   Score negamax(const G& state, int depth, Score alpha, Score beta, int ply) {
     ++nodes_;
     pv_length_[ply] = 0;
-    if ((nodes_ & 1023) == 0 && allow_stop_ && tracker_->exhausted(0, nodes_)) stopped_ = true;
+    if ((nodes_ & 1023) == 0 && allow_stop_ &&
+        (tracker_->exhausted(0, nodes_) ||
+         (external_stop_ && external_stop_->load(std::memory_order_relaxed))))
+      stopped_ = true;
     if (stopped_) return 0;
     if (state.is_terminal()) return terminal_score(state, ply);
     if constexpr (kSolver && ProvableGame<G>) {
       if (const int outcome = state.proven_outcome(); outcome != 0)
         return outcome > 0 ? kWin : -kWin;
+    }
+    if constexpr (!kSolver && ProvableGame<G>) {
+      if (params_.proven_outcomes && ply > 0)
+        if (const int outcome = state.proven_outcome(); outcome != 0)
+          return outcome > 0 ? kWin - ply : -(kWin - ply);
     }
     if (depth <= 0 || ply >= kMaxPly - 1) {
       ++unknowns_;  // (solver mode: a value that depends on this one is not settled)
@@ -179,7 +343,7 @@ class AlphaBeta {
     const std::uint64_t unknowns_in = unknowns_;
     const std::uint64_t key = state.hash();
     typename TranspositionTable<Move>::Entry hit;
-    const auto* entry = tt_.probe(key, tt_ply(ply), hit);
+    const auto* entry = table_->probe(key, tt_ply(ply), hit);
     if (entry && entry->depth >= depth && ply > 0) {
       const bool cut = entry->bound == Bound::kExact ||
                        (entry->bound == Bound::kLower && entry->score >= beta) ||
@@ -196,10 +360,26 @@ class AlphaBeta {
     else
       state.legal_moves(moves);
     const Move* tt_move = entry && entry->has_move ? &entry->move : nullptr;
+    std::size_t reduce_from = moves.size();  // late-move reductions from this move on
     if constexpr (kSolver) {
       if (const auto cut = look_ahead(state, moves, key, depth, beta, ply, tt_move)) return *cut;
+    } else if constexpr (kScored) {
+      if (params_.score_depth > 0 && depth >= params_.score_depth) {
+        order_by_score(state, moves, tt_move);
+        const std::uint32_t width = ply == 0 ? params_.root_width : params_.width;
+        if (width > 0 && moves.size() > width) {
+          pruned_ += moves.size() - width;
+          moves.truncate(width);
+        }
+      } else {
+        order(state, moves, ply, tt_move);
+      }
     } else {
       order(state, moves, ply, tt_move);
+    }
+    if constexpr (!kSolver) {
+      if (params_.lmr_depth > 0 && depth >= params_.lmr_depth)
+        reduce_from = std::max<std::size_t>(params_.lmr_after, 1);
     }
 
     Score best = -kInfinity;
@@ -212,8 +392,12 @@ class AlphaBeta {
       if (i == 0) {
         score = child_value(state, child, depth - 1, alpha, beta, ply + 1);
       } else {  // PVS: prove the move no better than alpha with a null window first
-        score = child_value(state, child, depth - 1, alpha, alpha + 1, ply + 1);
-        if (score > alpha && score < beta)
+        // (a late move one ply shallower first, and at full depth only when it beats alpha)
+        const bool reduced = i >= reduce_from && depth >= 2;
+        score = child_value(state, child, depth - 1 - (reduced ? 1 : 0), alpha, alpha + 1, ply + 1);
+        if (reduced && score > alpha && !stopped_)
+          score = child_value(state, child, depth - 1, alpha, alpha + 1, ply + 1);
+        if (score > alpha && score < beta && !stopped_)
           score = child_value(state, child, depth - 1, alpha, beta, ply + 1);
       }
       if (stopped_) return 0;
@@ -243,7 +427,7 @@ class AlphaBeta {
         stored_depth = kSettled;
       }
     }
-    tt_.store(key, tt_ply(ply), stored_depth, best, bound, best_move);
+    table_->store(key, tt_ply(ply), stored_depth, best, bound, best_move);
     return best;
   }
 
@@ -260,7 +444,7 @@ class AlphaBeta {
       G child = state;
       child.apply(moves[i]);
       child_keys_[i] = child.hash();
-      tt_.prefetch(child_keys_[i]);
+      table_->prefetch(child_keys_[i]);
       std::int64_t k = 0;
       if constexpr (CountableGame<G>) {
         const auto replies = static_cast<std::int64_t>(child.count_moves());
@@ -273,7 +457,7 @@ class AlphaBeta {
     }
     for (std::size_t i = 0; i < moves.size(); ++i) {
       typename TranspositionTable<Move>::Entry hit;
-      const auto* e = tt_.probe(child_keys_[i], tt_ply(ply + 1), hit);
+      const auto* e = table_->probe(child_keys_[i], tt_ply(ply + 1), hit);
       if (!e || e->depth < depth - 1) continue;
       G child = state;  // (rare: only to learn who moves there)
       child.apply(moves[i]);
@@ -287,12 +471,22 @@ class AlphaBeta {
       if (!settled) ++unknowns_;
       pv_length_[ply + 1] = 0;
       update_pv(ply, moves[i]);
-      tt_.store(key, tt_ply(ply), settled ? kSettled : std::min(depth, kSettled - 1), value,
-                Bound::kLower, &moves[i]);
+      table_->store(key, tt_ply(ply), settled ? kSettled : std::min(depth, kSettled - 1), value,
+                    Bound::kLower, &moves[i]);
       return value;
     }
     sort_by_key_descending(moves, order_keys_.data(), from);
     return std::nullopt;
+  }
+
+  // Orders the moves by the scorer, best first, with the transposition table's move before all.
+  void order_by_score(const G& state, MoveListOf<G>& moves, const Move* tt_move) {
+    scorer_(state, moves, score_keys_.data());
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      if (std::isnan(score_keys_[i])) score_keys_[i] = -std::numeric_limits<float>::infinity();
+      if (tt_move && moves[i] == *tt_move) score_keys_[i] = std::numeric_limits<float>::infinity();
+    }
+    sort_by_key_descending(moves, score_keys_.data());
   }
 
   // Orders the moves: the transposition table's move first, then killers, then by history.
@@ -333,15 +527,22 @@ class AlphaBeta {
 
   Params params_;
   Evaluator evaluator_;
+  [[no_unique_address]] Scorer scorer_;
   TranspositionTable<Move> tt_;
+  TranspositionTable<Move>* table_ = &tt_;  // a helper's is its main search's (Lazy SMP)
+  std::vector<std::unique_ptr<AlphaBeta>> helpers_;
+  const std::atomic<bool>* external_stop_ = nullptr;  // a helper's stop signal
   MoveOrdering<Move> ordering_;
   std::optional<BudgetTracker> tracker_;
   bool stopped_ = false;
   bool allow_stop_ = false;
   std::uint64_t nodes_ = 0;
   std::uint64_t unknowns_ = 0;  // depth-limited leaves (and tables hits) values depend on
+  std::uint64_t pruned_ = 0;    // moves forward pruning left out in this iteration
+  std::uint64_t aspiration_researches_ = 0;
   std::vector<std::uint64_t> child_keys_ = std::vector<std::uint64_t>(G::max_moves);
   std::vector<std::int64_t> order_keys_ = std::vector<std::int64_t>(G::max_moves);
+  std::vector<float> score_keys_ = std::vector<float>(kScored ? G::max_moves : 0);
   std::vector<std::array<Move, kMaxPly>> pv_ = std::vector<std::array<Move, kMaxPly>>(kMaxPly + 1);
   std::array<int, kMaxPly + 1> pv_length_{};
 };

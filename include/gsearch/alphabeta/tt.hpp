@@ -7,9 +7,16 @@
 // stored relative to the node (distance to the end from here), not to the root, so that they
 // stay right when the same position is met at another ply. The table lives on large pages
 // where the system offers them (core/large_array.hpp).
+//
+// Shared tables (Lazy SMP, alphabeta.hpp): after share(), several threads may probe and store
+// at once; each slot is then guarded by one of 4,096 spin locks (slot index mod 4,096), held
+// only while an entry is copied. A probe's copy is a whole entry, never a mix of two stores.
+// Without share() no lock is taken.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 
 #include "gsearch/core/game.hpp"
 #include "gsearch/core/large_array.hpp"
@@ -54,15 +61,24 @@ class TranspositionTable {
     mask_ = n - 1;
   }
   void clear() { entries_.clear(); }
+  // Lets several threads use the table at once (above). Call before they start.
+  void share() {
+    if (!locks_) locks_ = std::make_unique<std::atomic<bool>[]>(kLocks);
+  }
   // Starts a new search: older entries become replaceable.
   void new_search() noexcept { ++generation_; }
 
   // The entry for `key`, or nullptr. Its score is already converted to be relative to `ply`.
   [[nodiscard]] const Entry* probe(std::uint64_t key, int ply, Entry& out) const noexcept {
-    const Entry& e = entries_[key & mask_];
-    if (e.bound == Bound::kNone || e.key != key) return nullptr;
-    out = e;
-    out.score = from_tt(e.score, ply);
+    const std::size_t slot = key & mask_;
+    if (locks_) {
+      const Guard guard(locks_[slot % kLocks]);
+      out = entries_[slot];
+    } else {
+      out = entries_[slot];
+    }
+    if (out.bound == Bound::kNone || out.key != key) return nullptr;
+    out.score = from_tt(out.score, ply);
     return &out;
   }
 
@@ -71,6 +87,36 @@ class TranspositionTable {
 
   void store(std::uint64_t key, int ply, int depth, Score score, Bound bound,
              const Move* move) noexcept {
+    if (locks_) {
+      const Guard guard(locks_[(key & mask_) % kLocks]);
+      store_unlocked(key, ply, depth, score, bound, move);
+    } else {
+      store_unlocked(key, ply, depth, score, bound, move);
+    }
+  }
+
+  [[nodiscard]] std::size_t size() const noexcept { return entries_.size(); }
+
+ private:
+  static constexpr std::size_t kLocks = 4096;
+
+  // A spin lock held for one scope.
+  class Guard {
+   public:
+    explicit Guard(std::atomic<bool>& lock) noexcept : lock_(lock) {
+      while (lock_.exchange(true, std::memory_order_acquire))
+        while (lock_.load(std::memory_order_relaxed)) {}
+    }
+    ~Guard() { lock_.store(false, std::memory_order_release); }
+    Guard(const Guard&) = delete;
+    Guard& operator=(const Guard&) = delete;
+
+   private:
+    std::atomic<bool>& lock_;
+  };
+
+  void store_unlocked(std::uint64_t key, int ply, int depth, Score score, Bound bound,
+                      const Move* move) noexcept {
     Entry& e = entries_[key & mask_];
     const bool same = e.key == key;
     if (e.bound != Bound::kNone && e.generation == generation_ && depth < e.depth &&
@@ -86,9 +132,6 @@ class TranspositionTable {
     if (move) e.move = *move;
   }
 
-  [[nodiscard]] std::size_t size() const noexcept { return entries_.size(); }
-
- private:
   static Score to_tt(Score s, int ply) noexcept {
     return s >= kWin - kMaxPly ? s + ply : s <= -(kWin - kMaxPly) ? s - ply : s;
   }
@@ -99,6 +142,7 @@ class TranspositionTable {
   LargeArray<Entry> entries_;
   std::size_t mask_ = 0;
   std::uint8_t generation_ = 0;
+  std::unique_ptr<std::atomic<bool>[]> locks_;  // set by share()
 };
 
 }  // namespace gsearch::alphabeta
