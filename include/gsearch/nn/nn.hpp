@@ -2,7 +2,8 @@
 // tensors and workspaces (tensor.hpp), activations and Linear (layers.hpp), the autoencoder
 // and UCT-AE (autoencoder.hpp), CSR graphs and batches (graph.hpp), the GAT layer and GAT-AE
 // (gat.hpp), losses (loss.hpp), optimisers (optim.hpp), weight files (io.hpp) and a small
-// policy-value network for batched search (policy_value.hpp).
+// policy-value network for batched search (policy_value.hpp), and the logistic fit that tunes
+// an evaluation's weights on game outcomes (logistic_fit.hpp).
 // docs/nn.md maps each equation of the paper to the function that computes it.
 #pragma once
 
@@ -11,6 +12,7 @@
 #include "gsearch/nn/graph.hpp"
 #include "gsearch/nn/io.hpp"
 #include "gsearch/nn/layers.hpp"
+#include "gsearch/nn/logistic_fit.hpp"
 #include "gsearch/nn/loss.hpp"
 #include "gsearch/nn/optim.hpp"
 #include "gsearch/nn/policy_value.hpp"
