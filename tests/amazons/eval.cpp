@@ -141,3 +141,22 @@ TEST_CASE("the evaluation is in [-1, 1] and antisymmetric under a colour swap") 
   const Position won = Position::from_fen("q*8/**8/10/10/10/10/10/10/10/Q9 w - - 0 1");
   CHECK(eval(won) > 0.5);
 }
+
+TEST_CASE("the phase-split features give the evaluation's sum with its weights") {
+  gsearch::Rng rng(5);
+  amazons::LieberumWeights w;
+  w.opening = {0.3, -0.2, 0.5, 0.1, 0.7};
+  w.ending = {1.1, 0.4, -0.3, 0.2, 0.05};
+  const amazons::LieberumEvaluator eval(w);
+  amazons::Position pos;
+  for (int ply = 0; ply < 40 && !pos.is_terminal(); ++ply) {
+    amazons::DistanceMaps maps;
+    amazons::compute_distances(pos, maps);
+    const auto terms = amazons::lieberum_terms(pos, maps, w.kappa);
+    const auto f = amazons::lieberum_features(terms, w);
+    double sum = 0;
+    for (int i = 0; i < 5; ++i) sum += w.opening[i] * f[i] + w.ending[i] * f[5 + i];
+    CHECK(sum == doctest::Approx(eval.sum(terms)));
+    pos.apply(pos.random_move(rng));
+  }
+}

@@ -235,5 +235,6 @@ void add_label_commands(CLI::App& app);                         // label, teache
 void add_solve_commands(CLI::App& app);                         // solve
 void add_bench_commands(CLI::App& app);                         // bench
 void add_book_commands(CLI::App& app);                          // book
+void add_tune_commands(CLI::App& app);                          // tune
 
 }  // namespace amazons::cli

@@ -95,6 +95,7 @@ int main(int argc, char** argv) {
   add_solve_commands(app);
   add_bench_commands(app);
   add_book_commands(app);
+  add_tune_commands(app);
   add_serve_commands(app);
   try {
     app.parse(argc, argv);

@@ -14,7 +14,9 @@
 #include "amazons/paper/paper_agent.hpp"
 #include "amazons/paper/teacher_agent.hpp"
 #include "amazons/players/eval.hpp"
+#include "amazons/players/eval_io.hpp"
 #include "amazons/rules/decision.hpp"
+#include "amazons/rules/solver.hpp"
 #include "gsearch/alphabeta/alphabeta.hpp"
 #include "gsearch/mcts/mcts.hpp"
 
@@ -83,6 +85,15 @@ mcts::Params thread_params(const Values& v) {
 mcts::Params with_seed(mcts::Params params, std::uint64_t seed) {
   params.seed = seed;
   return params;
+}
+
+// The evaluation weights a spec's eval= names. Throws SpecError.
+LieberumWeights eval_weights(const Values& v) {
+  try {
+    return lieberum_weights_named(v.text("eval"));
+  } catch (const EvalWeightsError& e) {
+    throw SpecError(e.what());
+  }
 }
 
 // The player's own move number in the game (1 for each player's first move).
@@ -171,16 +182,21 @@ SearchInfo alpha_beta_info(const ab::Result<Move>& r) {
   return info;
 }
 
+// Alpha-beta over whole moves: the Lieberum evaluation at the leaves, the one-ply Lieberum
+// value of each move as the scorer of the selective techniques (gsearch/alphabeta), and the
+// region rules of SolverPosition as its proven outcomes (the endgame mode).
 class AlphaBetaAgent final : public Agent {
  public:
-  AlphaBetaAgent(std::string name, int depth, gsearch::Budget budget, std::size_t tt_mb)
+  AlphaBetaAgent(std::string name, const ab::Params& params, gsearch::Budget budget,
+                 const LieberumWeights& weights)
       : name_(std::move(name)),
         budget_(budget),
-        search_({.max_depth = depth, .tt_megabytes = tt_mb}) {}
+        search_(params, LieberumRef{LieberumEvaluator(weights)},
+                LieberumMovePrior{LieberumEvaluator(weights)}) {}
   std::string name() const override { return name_; }
   void reset(std::uint64_t) override { search_.clear(); }
   Move choose(const Position& pos, const std::optional<gsearch::Budget>& budget) override {
-    const auto r = search_.search(pos, budget.value_or(budget_));
+    const auto r = search_.search(SolverPosition(pos), budget.value_or(budget_));
     info_ = alpha_beta_info(r);
     return r.best;
   }
@@ -188,7 +204,7 @@ class AlphaBetaAgent final : public Agent {
  private:
   std::string name_;
   gsearch::Budget budget_;
-  ab::AlphaBeta<Position, LieberumRef> search_;
+  ab::AlphaBeta<SolverPosition, LieberumRef, LieberumMovePrior> search_;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -294,6 +310,7 @@ struct InvaderParams {
   bool schedule, endgame;
   int expected_moves;
   mcts::Params threads;  // threads and parallel
+  LieberumWeights weights;
 };
 
 // UCT over whole moves with: forward pruning to the top_k moves by evaluation; progressive
@@ -313,7 +330,8 @@ class InvaderAgent final : public Agent {
     gsearch::Budget b = budget.value_or(p_.budget);
     if (p_.schedule && !budget) b.seconds *= schedule(own_move_number(pos));
     if (p_.endgame && settled(pos)) {
-      ab::AlphaBeta<Position, LieberumRef> endgame(ab::Params{.max_depth = 64});
+      ab::AlphaBeta<Position, LieberumRef> endgame(ab::Params{.max_depth = 64},
+                                                   LieberumRef{LieberumEvaluator(p_.weights)});
       gsearch::Budget ab_budget{.nodes = b.iterations * 20, .seconds = b.seconds};
       const auto r = endgame.search(pos, ab_budget);
       info_ = {.pv = r.pv,
@@ -328,12 +346,15 @@ class InvaderAgent final : public Agent {
     const std::uint64_t seed =
         gsearch::derive_seed(seed_, static_cast<std::uint64_t>(pos.turns_played()));
     InvaderSearch search(with_seed(p_.threads, seed), {.c = p_.c},
-                         {.top_k = p_.top_k,
+                         {.prior = LieberumMovePrior{LieberumEvaluator(p_.weights)},
+                          .top_k = p_.top_k,
                           .widen_initial = p_.widen,
                           .widen_step = p_.step,
                           .widen_every = p_.every,
                           .threshold = p_.threshold},
-                         {.plies = p_.plies, .parity = true});
+                         {.plies = p_.plies,
+                          .parity = true,
+                          .evaluator = LieberumRef{LieberumEvaluator(p_.weights)}});
     search.set_root(pos);
     info_ = mcts_info(search, search.run(b));
     return search.best_move();
@@ -414,6 +435,11 @@ const std::vector<AgentDef>& registry() {
                          1e9,     true};
     const ParamDef ms{"ms", "0", "milliseconds per move (0: none, use iters)", {}, 0, 1e7};
     const ParamDef threads{"threads", "1", "search threads", {}, 1, 256, true};
+    const ParamDef eval{"eval",
+                        "lieberum",
+                        "evaluation weights: lieberum (Lieberum's), tuned (amazons tune's, "
+                        "shipped) or a weight file",
+                        {"*"}};
     const ParamDef parallel{"parallel",
                             "root",
                             "with threads: a tree per thread, merged (root; reproducible) or one "
@@ -432,14 +458,61 @@ const std::vector<AgentDef>& registry() {
                  }});
     d.push_back(
         {"ab",
-         "alpha-beta (PVS, TT, killers, history) over whole moves with the Lieberum evaluation",
+         "alpha-beta (PVS, TT, killers, history) over whole moves with the Lieberum evaluation; "
+         "selective techniques switched below (docs/strength.md measures each); threads: Lazy "
+         "SMP",
          {{"depth", "2", "deepest iteration in plies", {}, 1, 64, true},
           {"nodes", "0", "node budget per move (0: none)", {}, 0, 1e12, true},
           ms,
-          {"tt", "16", "transposition table MiB", {}, 1, 4096, true}},
+          {"tt", "16", "transposition table MiB", {}, 1, 4096, true},
+          {"order",
+           "1",
+           "order moves by their one-ply evaluation at nodes 2+ plies from the leaves (1) or "
+           "by killers and history only, full width (0)",
+           {"0", "1"}},
+          {"width",
+           "12",
+           "with order=1: forward pruning below the root, best moves kept (0: all)",
+           {},
+           0,
+           5000,
+           true},
+          {"rootwidth",
+           "24",
+           "with order=1: forward pruning at the root, best moves kept (0: all)",
+           {},
+           0,
+           5000,
+           true},
+          {"lmr",
+           "0",
+           "late-move reductions at nodes this many plies from the leaves or more (0: off)",
+           {},
+           0,
+           64,
+           true},
+          {"lmrafter", "3", "moves searched at full depth before reductions", {}, 1, 5000, true},
+          {"asp", "0", "aspiration window half-width, in evaluation units (0: off)", {}, 0, 1},
+          {"endgame",
+           "0",
+           "score positions the region rules decide as won or lost (1)",
+           {"0", "1"}},
+          eval,
+          threads},
          [](const Values& v, const std::string& n) {
-           return std::unique_ptr<Agent>(new AlphaBetaAgent(n, static_cast<int>(v.count("depth")),
-                                                            budget_of(v, true), v.count("tt")));
+           const ab::Params p{
+               .max_depth = static_cast<int>(v.count("depth")),
+               .tt_megabytes = v.count("tt"),
+               .score_depth = v.text("order") == "1" ? 2 : 0,
+               .width = static_cast<std::uint32_t>(v.count("width")),
+               .root_width = static_cast<std::uint32_t>(v.count("rootwidth")),
+               .lmr_depth = static_cast<int>(v.count("lmr")),
+               .lmr_after = static_cast<std::uint32_t>(v.count("lmrafter")),
+               .aspiration = static_cast<ab::Score>(std::lround(v.number("asp") * 10000)),
+               .proven_outcomes = v.text("endgame") == "1",
+               .threads = static_cast<unsigned>(v.count("threads"))};
+           return std::unique_ptr<Agent>(
+               new AlphaBetaAgent(n, p, budget_of(v, true), eval_weights(v)));
          }});
     d.push_back(
         {"uct",
@@ -476,6 +549,7 @@ const std::vector<AgentDef>& registry() {
           {"c", "0.3", "UCT exploration constant", {}, 0, 100},
           {"schedule", "1", "spend more time early (1) or the same on every move (0)", {"0", "1"}},
           {"endgame", "1", "alpha-beta once the territories are settled", {"0", "1"}},
+          eval,
           threads,
           parallel},
          [](const Values& v, const std::string& n) {
@@ -490,7 +564,8 @@ const std::vector<AgentDef>& registry() {
                                  .schedule = v.text("schedule") == "1",
                                  .endgame = v.text("endgame") == "1",
                                  .expected_moves = 40,
-                                 .threads = thread_params(v)};
+                                 .threads = thread_params(v),
+                                 .weights = eval_weights(v)};
            return std::unique_ptr<Agent>(new InvaderAgent(n, p));
          }});
     const auto paper_agent = [](const char* name, paper::PaperMode mode, const char* help) {

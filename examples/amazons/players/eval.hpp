@@ -206,6 +206,33 @@ class LieberumEvaluator {
   mutable DistanceMaps maps_;
 };
 
+// The phase-weighted sum as a model linear in its weights, for tuning them on game outcomes
+// (amazons tune): sum = Σ_j θ_j f_j with θ = (opening[0..4], ending[0..4]) and
+// f = (phase · x, (1 - phase) · x), x = (t1, t2, c1, c2, m). The evaluation then predicts the
+// mover's chance to win as (1 + tanh(scale · sum)) / 2 = σ(2 · scale · sum).
+using LieberumFeatures = std::array<double, 10>;
+
+inline LieberumFeatures lieberum_features(const LieberumTerms& t, const LieberumWeights& w) {
+  const double phase = std::min(1.0, t.w / w.w_open);
+  const double x[5] = {t.t1, t.t2, t.c1, t.c2, t.m};
+  LieberumFeatures f;
+  for (int i = 0; i < 5; ++i) {
+    f[i] = phase * x[i];
+    f[5 + i] = (1 - phase) * x[i];
+  }
+  return f;
+}
+
+// The weights `amazons tune` fitted (--l2 1, from Lieberum's) to 600 games between `ab` and
+// `invader` on 10×10 and 8×8; docs/strength.md, "Tuning the evaluation", has the commands and
+// seeds that made the records and what these weights are worth in play.
+inline LieberumWeights tuned_lieberum_weights() {
+  LieberumWeights w;
+  w.opening = {0.028254, 0.140014, 0.092748, 0.054820, 0.105163};
+  w.ending = {1.062318, 0.394859, 0.241731, 0.294959, 0.034942};
+  return w;
+}
+
 // A move prior for MCTS expansion (gsearch::mcts::Expansion): each whole move's one-ply
 // Lieberum value for the mover, the evaluation of the position after it, negated (a move
 // that ends the game: 2, above any evaluation).
