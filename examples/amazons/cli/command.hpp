@@ -2,6 +2,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -222,9 +223,10 @@ void end_mpi_job(int code);
 void broadcast_from_root(std::vector<char>& bytes);
 
 // Checks one line of a records file (amazons match --records): a JSON game record whose moves
-// are legal from its start and whose result is the one they give. Throws BadInput naming
-// path:line_no. (match_commands.cpp; replay, tournament and serve use it.)
-void check_record(const std::string& path, std::size_t line_no, const std::string& line);
+// are legal from its start and whose result is the one they give. Returns the record, parsed;
+// throws BadInput naming path:line_no. (match_commands.cpp; replay, tournament, serve and tune
+// use it.)
+nlohmann::json check_record(const std::string& path, std::size_t line_no, const std::string& line);
 
 void add_serve_commands(CLI::App& app);                         // serve
 void add_rules_commands(CLI::App& app);                         // perft, show, legal

@@ -235,8 +235,7 @@ std::vector<TournamentGame> read_tournament_records(const std::string& path,
     gsearch::LineReader in(path, std::size_t{1} << 20);
     while (in.next(line)) {
       if (line.empty()) continue;
-      check_record(path, in.line_number(), line);
-      const json j = json::parse(line);
+      const json j = check_record(path, in.line_number(), line);
       const std::string where = path + ":" + std::to_string(in.line_number()) + ": ";
       if (!j.contains("pair") || !j["pair"].is_number_unsigned() || !j.contains("game") ||
           !j["game"].is_number_unsigned() || !j.contains("a_first") || !j["a_first"].is_boolean())
@@ -428,8 +427,8 @@ const char* sprt_result(gsearch::arena::Sprt::Status s) {
 }  // namespace
 
 // (command.hpp) Checks one line of a records file: a JSON game record whose moves are legal from
-// its start and whose result is the one they give. Throws BadInput naming file:line.
-void check_record(const std::string& path, std::size_t line_no, const std::string& line) {
+// its start and whose result is the one they give. Returns it; throws BadInput naming file:line.
+json check_record(const std::string& path, std::size_t line_no, const std::string& line) {
   const std::string where = path + ":" + std::to_string(line_no) + ": ";
   json j;
   try {
@@ -458,6 +457,7 @@ void check_record(const std::string& path, std::size_t line_no, const std::strin
   if (result != actual)
     throw BadInput(where + "recorded result " + detail::quoted(result) + " but the moves give " +
                    actual);
+  return j;
 }
 
 void add_match_commands(CLI::App& app) {
@@ -696,7 +696,7 @@ void add_match_commands(CLI::App& app) {
         gsearch::LineReader in(*path, kMaxRecordLine);
         while (in.next(line)) {
           if (line.empty()) continue;
-          check_record(*path, in.line_number(), line);
+          (void)check_record(*path, in.line_number(), line);
           ++n;
         }
       } catch (const gsearch::FileError& e) {

@@ -4,12 +4,11 @@
 //   amazons serve [--port P] [--host H] [--agent SPEC]
 //
 // Serves one self-contained page (cli/board_page.hpp: no CDN, works offline) and a small JSON
-// API that the page calls; the rules, the agents and the records checks are the command's own:
-//   POST /api/state   {fen}                 -> the position: fen, player to move, legal moves,
-//   result POST /api/play    {fen, move}           -> the position after the move (or an error)
-//   POST /api/go      {fen, agent}          -> the agent's move, line, value and root statistics
-//   POST /api/records {text}                -> the games of a records file (amazons match
-//   --records)
+// API that the page calls; the rules, the agents and the records checks are the command's own.
+//   POST /api/state {fen}: the position (fen, player to move, legal moves, result).
+//   POST /api/play {fen, move}: the position after the move (or an error).
+//   POST /api/go {fen, agent}: the agent's move, line, value and root statistics.
+//   POST /api/records {text}: the games of a records file (amazons match --records).
 // Bound to 127.0.0.1 by default; --port 0 picks a free port. The first line on stdout is the
 // address ("amazons serve: http://127.0.0.1:PORT/"). Ctrl-C ends it.
 #include <httplib.h>
@@ -43,6 +42,11 @@ json state_json(const Position& pos) {
   return out;
 }
 
+void reply_error(httplib::Response& res, const std::string& message) {
+  res.status = 400;
+  res.set_content(json{{"error", message}}.dump(), "application/json");
+}
+
 // The request's JSON body, or a 400 answer naming what is wrong.
 bool parse_body(const httplib::Request& req, httplib::Response& res, json& body) {
   try {
@@ -50,16 +54,9 @@ bool parse_body(const httplib::Request& req, httplib::Response& res, json& body)
     if (!body.is_object()) throw std::invalid_argument("the body is not a JSON object");
     return true;
   } catch (const std::exception& e) {
-    res.status = 400;
-    res.set_content(json{{"error", std::string("bad request: ") + e.what()}}.dump(),
-                    "application/json");
+    reply_error(res, std::string("bad request: ") + e.what());
     return false;
   }
-}
-
-void reply_error(httplib::Response& res, const std::string& message) {
-  res.status = 400;
-  res.set_content(json{{"error", message}}.dump(), "application/json");
 }
 
 Position position_of(const json& body) {
@@ -160,8 +157,7 @@ void add_serve_commands(CLI::App& app) {
       for (std::string line; std::getline(in, line);) {
         ++n;
         if (line.empty()) continue;
-        check_record("records", n, line);  // legal moves, the result they give
-        const json j = json::parse(line);
+        const json j = check_record("records", n, line);  // legal moves, the result they give
         games.push_back({{"start", j["start"]},
                          {"moves", j["moves"]},
                          {"result", j["result"]},

@@ -79,8 +79,7 @@ void read_samples(const std::string& path, const LieberumWeights& from, std::siz
     std::string line;
     while (in.next(line)) {
       if (line.empty()) continue;
-      check_record(path, in.line_number(), line);  // legal moves, the result they give
-      const json j = json::parse(line);
+      const json j = check_record(path, in.line_number(), line);  // legal, the result they give
       const std::string result = j["result"].get<std::string>();
       if (result == "*") continue;  // unfinished: no outcome to learn from
       const std::size_t opening =

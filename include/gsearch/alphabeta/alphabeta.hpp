@@ -258,10 +258,8 @@ class AlphaBeta {
     nodes_ = 0;
     external_stop_ = &stop;
     allow_stop_ = true;
-    for (int depth = first_depth; depth <= params_.max_depth && !stopped_; ++depth) {
-      pv_length_[0] = 0;
+    for (int depth = first_depth; depth <= params_.max_depth && !stopped_; ++depth)
       (void)negamax(root, depth, -kInfinity, kInfinity, 0);
-    }
     external_stop_ = nullptr;
   }
 
@@ -293,7 +291,6 @@ class AlphaBeta {
     Score alpha = aspire ? std::max<Score>(last.score - delta, -kInfinity) : -kInfinity;
     Score beta = aspire ? std::min<Score>(last.score + delta, kInfinity) : kInfinity;
     for (;;) {
-      pv_length_[0] = 0;
       const Score score = negamax(root, depth, alpha, beta, 0);
       if (stopped_) return 0;
       if (score <= alpha && alpha > -kInfinity) {
