@@ -2,6 +2,8 @@
 // cost of apply/undo and copy. Figures in docs/benchmarks.md.
 #include <benchmark/benchmark.h>
 
+#include <vector>
+
 #include "amazons/rules/decision.hpp"
 #include "amazons/rules/position.hpp"
 #include "gsearch/core/rng.hpp"
@@ -107,6 +109,28 @@ void BM_CountMovesPerDestination(benchmark::State& state) {
   state.counters["moves"] = static_cast<double>(n);
 }
 BENCHMARK(BM_CountMovesPerDestination)->DenseRange(0, 2);
+
+// queen_attacks() by rays and, where the CPU has BMI2, by pext line tables, over every square
+// of the turn-20 position's queens and arrows' neighbours (a fixed mix of open and blocked
+// lines). Which one queen_attacks() uses is decided in board.hpp (AMAZONS_FAST_PEXT).
+template <amazons::Bitboard (*Attacks)(amazons::Square, amazons::Bitboard)>
+void BM_QueenAttacks(benchmark::State& state) {
+  using namespace amazons;
+  const Position& pos = sample(1);
+  const Bitboard occ = pos.occupied();
+  std::vector<Square> squares;
+  for (Bitboard b = kArea; b;) squares.push_back(pop_lsb(b));
+  for (auto _ : state) {
+    Bitboard acc = 0;
+    for (const Square s : squares) acc ^= Attacks(s, occ ^ (acc & bit(0)));  // a dependency chain
+    benchmark::DoNotOptimize(acc);
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(squares.size()));
+}
+BENCHMARK(BM_QueenAttacks<amazons::queen_attacks_rays>)->Name("BM_QueenAttacks/rays");
+#if defined(__BMI2__)
+BENCHMARK(BM_QueenAttacks<amazons::queen_attacks_bmi2>)->Name("BM_QueenAttacks/pext");
+#endif
 
 void BM_ApplyUndo(benchmark::State& state) {
   Position pos = sample(1);

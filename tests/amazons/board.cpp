@@ -49,7 +49,7 @@ TEST_CASE("square layout: 11 bits per row, names and masks") {
   CHECK(b == bit(70));
 }
 
-TEST_CASE("queen_attacks (both versions) equals coordinate stepping on random boards") {
+TEST_CASE("queen_attacks (every version) equals coordinate stepping on random boards") {
   gsearch::Rng rng(11);
   for (int trial = 0; trial < 300; ++trial) {
     const Bitboard occ = random_occupancy(rng, trial % 10 / 10.0);
@@ -59,6 +59,9 @@ TEST_CASE("queen_attacks (both versions) equals coordinate stepping on random bo
         const Bitboard expected = slow_attacks(c, r, blocked);
         REQUIRE(queen_attacks(make_square(c, r), occ) == expected);
         REQUIRE(queen_attacks_rays(make_square(c, r), occ) == expected);
+#if defined(__BMI2__)
+        REQUIRE(queen_attacks_bmi2(make_square(c, r), occ) == expected);
+#endif
       }
   }
 }

@@ -23,6 +23,15 @@
 #include <immintrin.h>
 #endif
 
+// pext and pdep take a few cycles on Intel CPUs since Haswell and on AMD since Zen 3, but are
+// microcoded on Zen 1 and Zen 2, where one costs up to ~300 cycles: there the queen attacks
+// by pext tables run about ten times slower than the ray version (docs/benchmarks.md,
+// BM_QueenAttacks), so the BMI2 paths are used only where the compiler targets a CPU with
+// fast ones. queen_attacks_bmi2() exists whenever BMI2 does, for tests and benchmarks.
+#if defined(__BMI2__) && !defined(__znver1__) && !defined(__znver2__)
+#define AMAZONS_FAST_PEXT 1
+#endif
+
 namespace amazons {
 
 using Bitboard = gsearch::detail::uint128;
@@ -85,8 +94,8 @@ inline Square pop_lsb(Bitboard& b) noexcept {
   return s;
 }
 
-// The index of the k-th lowest set bit of b (k counts from 0; k < popcount(b)). With BMI2,
-// one pdep deposits a single bit at the k-th set position.
+// The index of the k-th lowest set bit of b (k counts from 0; k < popcount(b)). With a fast
+// pdep, one deposits a single bit at the k-th set position.
 inline Square select_bit(Bitboard b, int k) noexcept {
   auto word = static_cast<std::uint64_t>(b);
   const int in_lo = std::popcount(word);
@@ -96,7 +105,7 @@ inline Square select_bit(Bitboard b, int k) noexcept {
     k -= in_lo;
     base = 64;
   }
-#if defined(__BMI2__)
+#if defined(AMAZONS_FAST_PEXT)
   return static_cast<Square>(base + std::countr_zero(_pdep_u64(std::uint64_t{1} << k, word)));
 #else
   for (; k > 0; --k) word &= word - 1;
@@ -296,7 +305,7 @@ inline Bitboard queen_attacks_bmi2(Square s, Bitboard occupied) noexcept {
 #endif
 
 inline Bitboard queen_attacks(Square s, Bitboard occupied) noexcept {
-#if defined(__BMI2__)
+#if defined(AMAZONS_FAST_PEXT)
   return queen_attacks_bmi2(s, occupied);
 #else
   return queen_attacks_rays(s, occupied);
