@@ -1,5 +1,6 @@
-// df-pn: proofs equal exhaustive search (with and without a game's knowledge, in a game with
-// draws, and with the player to move kept for several plies), the 4x4 Amazons proof, a 5x5
+// df-pn: proofs equal exhaustive search (with and without a game's knowledge, weak and summed
+// numbers, every leaf numbering, in a game with draws, and with the player to move kept for
+// several plies), the 4x4 Amazons proof, a 5x5
 // proof three plies from the start, winning moves, budgets and the table kept between calls.
 #include "gsearch/alphabeta/dfpn.hpp"
 
@@ -45,6 +46,7 @@ TEST_CASE("tic-tac-toe: a proof is a forced win, a disproof a loss or a draw") {
   gsearch::Rng rng(2);
   test_support::Negamax<TicTacToe> exact;
   ab::Dfpn<TicTacToe> solver({.tt_megabytes = 1});
+  ab::Dfpn<TicTacToe> summed({.tt_megabytes = 1, .weak = false});
   int wins = 0, draws = 0, losses = 0;
   for (int trial = 0; trial < 300; ++trial) {
     TicTacToe g;
@@ -55,6 +57,9 @@ TEST_CASE("tic-tac-toe: a proof is a forced win, a disproof a loss or a draw") {
     const auto r = solver.solve(g);
     CHECK(r.proven_win == (value > 0));
     CHECK(r.proven_loss == (value <= 0));
+    const auto s = summed.solve(g);
+    CHECK(s.proven_win == r.proven_win);
+    CHECK(s.proven_loss == r.proven_loss);
     (value > 0 ? wins : value == 0 ? draws : losses)++;
     if (r.proven_win) {
       REQUIRE(r.has_move);
@@ -85,17 +90,24 @@ TEST_CASE("Amazons: df-pn equals exhaustive search on random small positions") {
     const auto r = plain.solve(pos);
     CHECK(r.proven_win == win);
     CHECK(r.proven_loss == !win);
-    // With the region knowledge, the dominated moves left out and the heuristic.
-    ab::Dfpn<SolverPosition> informed({.tt_megabytes = 1});
-    const auto k = informed.solve(SolverPosition(pos));
-    CHECK(k.proven_win == win);
-    CHECK(k.proven_loss == !win);
-    if (win) {
-      REQUIRE(k.has_move);
-      SolverPosition child(pos);
-      child.apply(k.best);
-      CHECK_FALSE(reference.wins(child));
-    }
+    // With the region knowledge and the dominated moves left out, under every way of
+    // numbering new leaves, with weak and with summed numbers.
+    for (const auto init :
+         {ab::DfpnInit::kEvaluation, ab::DfpnInit::kMobility, ab::DfpnInit::kUnit})
+      for (const bool weak : {true, false}) {
+        CAPTURE(static_cast<int>(init));
+        CAPTURE(weak);
+        ab::Dfpn<SolverPosition> informed({.tt_megabytes = 1, .init = init, .weak = weak});
+        const auto k = informed.solve(SolverPosition(pos));
+        CHECK(k.proven_win == win);
+        CHECK(k.proven_loss == !win);
+        if (win) {
+          REQUIRE(k.has_move);
+          SolverPosition child(pos);
+          child.apply(k.best);
+          CHECK_FALSE(reference.wins(child));
+        }
+      }
   }
   CHECK(tried > 150);
   CHECK(wins > 50);
@@ -115,6 +127,11 @@ TEST_CASE("4x4 Amazons is a second-player win: whole turns, decisions, with know
   const auto k = informed.solve(SolverPosition(start));
   CHECK(k.proven_loss);
   CHECK(k.nodes < r.nodes);
+  // Weak numbers count each of the many transposed positions once: fewer expansions.
+  ab::Dfpn<SolverPosition> summed({.tt_megabytes = 16, .weak = false});
+  const auto s = summed.solve(SolverPosition(start));
+  CHECK(s.proven_loss);
+  CHECK(k.nodes < s.nodes);
 }
 
 TEST_CASE("after any first move on 4x4, the second player's winning move is a proven win") {

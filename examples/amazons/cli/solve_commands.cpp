@@ -1,12 +1,14 @@
 // amazons solve — exact solving of small boards: does the player to move win?
 //
 //   amazons solve [--fen FEN] [--moves ...] [--ms T] [--tt MB] [--method ab|dfpn]
-//                 [--split [--skip N]]
+//                 [--init evaluation|mobility|unit] [--numbers weak|summed] [--split [--skip N]]
 //
 // Prints whether the player to move wins (a proof), loses (a disproof), or whether the budget
 // ran out first, with the winning move when one is proven, the nodes searched and the time.
 // The default position is the 5×5 start of the solving literature (docs/amazons.md). With
 // --split, each move of the player to move is solved as a position of its own, one line each.
+// --init and --numbers choose df-pn's leaf numbers and how it combines children (dfpn.hpp),
+// to compare them; the defaults are the fastest measured.
 #include <algorithm>
 #include <cstdio>
 #include <functional>
@@ -35,7 +37,8 @@ struct Outcome {
 // One exact search of a position; the solver (and its table) is kept between calls.
 using SolveOne = std::function<Outcome(const Position&, const gsearch::Budget&)>;
 
-SolveOne make_solver(const std::string& method, std::size_t tt_mb) {
+SolveOne make_solver(const std::string& method, std::size_t tt_mb,
+                     const gsearch::alphabeta::DfpnParams& dfpn) {
   if (method == "ab") {  // (an Amazons game is never longer than its empty squares)
     auto solver =
         std::make_shared<gsearch::alphabeta::AlphaBeta<SolverPosition>>(gsearch::alphabeta::Params{
@@ -46,8 +49,9 @@ SolveOne make_solver(const std::string& method, std::size_t tt_mb) {
                      r.best,       r.nodes,       r.seconds};
     };
   }
-  auto solver = std::make_shared<gsearch::alphabeta::Dfpn<SolverPosition>>(
-      gsearch::alphabeta::DfpnParams{.tt_megabytes = tt_mb});
+  gsearch::alphabeta::DfpnParams params = dfpn;
+  params.tt_megabytes = tt_mb;
+  auto solver = std::make_shared<gsearch::alphabeta::Dfpn<SolverPosition>>(params);
   return [solver](const Position& pos, const gsearch::Budget& budget) {
     const auto r = solver->solve(SolverPosition(pos), budget);
     return Outcome{r.proven_win, r.proven_loss, r.has_move, r.best, r.nodes, r.seconds};
@@ -105,9 +109,9 @@ Outcome solve_split(const Position& pos, double ms, std::size_t skip, const Solv
 }
 
 void run_solve(const Position& pos, double ms, std::size_t tt_mb, const std::string& method,
-               bool split, std::size_t skip) {
+               const gsearch::alphabeta::DfpnParams& dfpn, bool split, std::size_t skip) {
   const gsearch::Stopwatch wall;  // the whole run: the table's allocation, then the search
-  const SolveOne solve_one = make_solver(method, tt_mb);
+  const SolveOne solve_one = make_solver(method, tt_mb, dfpn);
   const Outcome o = split
                         ? solve_split(pos, ms, skip, solve_one)
                         : solve_one(pos, ms > 0 ? gsearch::Budget::millis(ms) : gsearch::Budget{});
@@ -135,6 +139,7 @@ void add_solve_commands(CLI::App& app) {
     double ms = 0;
     std::size_t tt = 256;
     std::string method = "ab";
+    std::string init = "evaluation", numbers = "weak";
     bool split = false;
     std::size_t skip = 0;
   };
@@ -152,14 +157,29 @@ void add_solve_commands(CLI::App& app) {
   cmd->add_option("--method", opts->method,
                   "ab (alpha-beta solver, default) or dfpn (proof-number search)")
       ->check(CLI::IsMember({"dfpn", "ab"}));
+  auto* init = cmd->add_option("--init", opts->init,
+                               "dfpn: new leaves numbered by the evaluation (df-pn+, default), "
+                               "by mobility, or all (1, 1)")
+                   ->check(CLI::IsMember({"evaluation", "mobility", "unit"}));
+  auto* numbers = cmd->add_option("--numbers", opts->numbers,
+                                  "dfpn: weak proof numbers (default) or summed (plain df-pn)")
+                      ->check(CLI::IsMember({"weak", "summed"}));
   cmd->add_flag("--split", opts->split,
                 "Solve each move of the player to move separately (one line per move on stderr)");
   add_number(*cmd, "--skip", opts->skip,
              "With --split: leave out the first N moves (to resume a stopped run)", std::size_t{0},
              std::size_t{100000});
-  cmd->callback([opts] {
+  cmd->callback([opts, init, numbers] {
+    if (opts->method != "dfpn" && (init->count() > 0 || numbers->count() > 0))
+      throw BadInput("--init and --numbers apply to --method dfpn only");
     const Position pos = opts->position.resolve();
-    run_solve(pos, opts->ms, opts->tt, opts->method, opts->split, opts->skip);
+    using gsearch::alphabeta::DfpnInit;
+    const gsearch::alphabeta::DfpnParams dfpn{
+        .init = opts->init == "evaluation" ? DfpnInit::kEvaluation
+                : opts->init == "mobility" ? DfpnInit::kMobility
+                                           : DfpnInit::kUnit,
+        .weak = opts->numbers == "weak"};
+    run_solve(pos, opts->ms, opts->tt, opts->method, dfpn, opts->split, opts->skip);
   });
 }
 

@@ -14,17 +14,25 @@
 // back as soon as another child becomes better (its own threshold widened by the 1 + ε trick of
 // Pawlewicz & Lew 2007, which cuts the re-expansions of two children that keep swapping).
 //
+// Weak proof numbers (Ueda, Hashimoto, Hashimoto & Iida 2008; DfpnParams::weak, the default)
+// replace the sum by max + (the number of children not yet decided − 1). In a game with many
+// transpositions the sum counts a position once for every path to it — two moves played in
+// either order reach the same position — so sums grow with the paths, not with the work left,
+// and the search turns away from lines that are nearly proven. On small Amazons boards, with
+// the evaluation numbering below, they cut the expansions several times over (docs/amazons.md).
+//
 // What the search uses from the game, when the game offers it (game.hpp):
 //   proven_outcome()  exact knowledge: a position it decides is a leaf, proven or disproven;
 //   essential_moves() the moves to search, dominated ones left out;
-//   count_moves()     the first numbers of a new leaf (DfpnInit::kMobility, the default): a
-//                     leaf where the attacker moves starts at (1, n), one where the defender
-//                     moves at (n, 1), with n its number of legal moves — one good move
-//                     proves the first, all n must be refuted to disprove it;
-//   evaluate()        or a heuristic value sets them (DfpnInit::kEvaluation, df-pn+, Nagai &
-//                     Imai 2002): a leaf that looks good for the attacker starts with a small
-//                     pn and a large dn, 1 + w (1 − v) and 1 + w (1 + v) for the attacker's
-//                     view v in [-1, 1]; without either, every new leaf starts at (1, 1).
+//   evaluate()        the first numbers of a new leaf (DfpnInit::kEvaluation, the default;
+//                     df-pn+, Nagai & Imai 2002): a leaf that looks good for the attacker
+//                     starts with a small pn and a large dn, 1 + w (1 − v) and 1 + w (1 + v)
+//                     for the attacker's view v in [-1, 1];
+//   count_moves()     or its mobility sets them (DfpnInit::kMobility, and kEvaluation's
+//                     choice when the game has no evaluate()): a leaf where the attacker moves
+//                     starts at (1, n), one where the defender moves at (n, 1), with n its
+//                     number of legal moves — one good move proves the first, all n must be
+//                     refuted to disprove it; with neither, every new leaf starts at (1, 1).
 // Both change how fast a proof is found, never what is proven: a proven position is one whose
 // every line the search allows ends in a win for the attacker (a terminal state, or a position
 // the game proves).
@@ -50,13 +58,14 @@
 namespace gsearch::alphabeta {
 
 // How a new leaf's proof and disproof numbers are set (see the header comment). A choice the
-// game cannot serve (no count_moves() / evaluate()) falls back to (1, 1).
+// game cannot serve falls back: evaluation to mobility, mobility to (1, 1).
 enum class DfpnInit : std::uint8_t { kMobility, kEvaluation, kUnit };
 
 struct DfpnParams {
   std::size_t tt_megabytes = 64;  // size of the table of (pn, dn); a power of two of buckets
   double epsilon = 0.25;          // the 1 + ε trick: a child's threshold is (1 + ε)·second + 1
-  DfpnInit init = DfpnInit::kMobility;
+  DfpnInit init = DfpnInit::kEvaluation;
+  bool weak = true;  // weak proof numbers: max + (undecided − 1) where plain df-pn sums
   // With DfpnInit::kEvaluation, a new node's (pn, dn) from the game's evaluation v in [-1, 1]
   // for the attacker: with γ = eval_gamma = 0, (1 + w(1 - v), 1 + w(1 + v)); with γ > 0,
   // (1 + w·e^(-γ atanh v), 1 + w·e^(γ atanh v)). w = eval_weight; w = 0 starts every node at
@@ -196,15 +205,6 @@ class Dfpn {
         return n;
       }
     }
-    if constexpr (CountableGame<G>) {
-      if (params_.init == DfpnInit::kMobility) {
-        const auto moves = static_cast<std::uint64_t>(s.count_moves());
-        const Number m = moves >= kMax ? kMax : static_cast<Number>(moves);
-        n = attacker_moves ? Numbers{1, m} : Numbers{m, 1};
-        store(key, n, 0);  // kept until something that cost work needs the slot
-        return n;
-      }
-    }
     if constexpr (EvaluableGame<G>) {
       if (params_.init == DfpnInit::kEvaluation && params_.eval_weight > 0) {
         double v = std::clamp(static_cast<double>(s.evaluate()), -1.0, 1.0);
@@ -221,6 +221,16 @@ class Dfpn {
                1 + static_cast<Number>(params_.eval_weight * (1 + v) + 0.5)};
         }
         store(key, n, 0);  // kept until something that cost work needs the slot
+        return n;
+      }
+    }
+    if constexpr (CountableGame<G>) {
+      if (params_.init == DfpnInit::kMobility ||
+          (params_.init == DfpnInit::kEvaluation && !EvaluableGame<G>)) {
+        const auto moves = static_cast<std::uint64_t>(s.count_moves());
+        const Number m = moves >= kMax ? kMax : static_cast<Number>(moves);
+        n = attacker_moves ? Numbers{1, m} : Numbers{m, 1};
+        store(key, n, 0);
         return n;
       }
     }
@@ -260,13 +270,17 @@ class Dfpn {
     Numbers result{};
     for (;;) {
       // At an OR node the attacker picks: pn = min, dn = sum; at an AND node the reverse. `own`
-      // is the number minimised here, `other` the one summed.
-      Number own = kInf, other = 0, second = kInf;
+      // is the number minimised here, `other` the one summed (or, with weak numbers, the
+      // largest plus one for every other child not yet decided: 0 marks a decided one).
+      Number own = kInf, other = 0, second = kInf, largest = 0, open = 0;
       std::size_t best = 0;
       for (std::size_t i = 0; i < n; ++i) {
         const Numbers c = arena_[base + i].numbers;
         const Number mine = or_node ? c.pn : c.dn;
-        other = add(other, or_node ? c.dn : c.pn);
+        const Number theirs = or_node ? c.dn : c.pn;
+        other = add(other, theirs);
+        largest = std::max(largest, theirs);
+        open += theirs != 0;
         if (mine < own) {
           second = own;
           own = mine;
@@ -275,6 +289,7 @@ class Dfpn {
           second = mine;
         }
       }
+      if (params_.weak && other != kInf && open > 0) other = add(largest, open - 1);
       result = or_node ? Numbers{own, other} : Numbers{other, own};
       if (result.pn >= tp || result.dn >= td || stopped_) {
         if (root && result.pn == 0) {
