@@ -110,9 +110,9 @@ void BM_CountMovesPerDestination(benchmark::State& state) {
 }
 BENCHMARK(BM_CountMovesPerDestination)->DenseRange(0, 2);
 
-// queen_attacks() by rays and, where the CPU has BMI2, by pext line tables, over every square
-// of the turn-20 position's queens and arrows' neighbours (a fixed mix of open and blocked
-// lines). Which one queen_attacks() uses is decided in board.hpp (AMAZONS_FAST_PEXT).
+// queen_attacks() by rays and, where the CPU has BMI2, by pext line tables, from each of the
+// 100 squares of the board with the turn-20 position's occupancy (a fixed mix of open and
+// blocked lines). Which one queen_attacks() uses is decided in board.hpp (AMAZONS_FAST_PEXT).
 template <amazons::Bitboard (*Attacks)(amazons::Square, amazons::Bitboard)>
 void BM_QueenAttacks(benchmark::State& state) {
   using namespace amazons;
