@@ -1,7 +1,7 @@
 // df-pn: proofs equal exhaustive search (with and without a game's knowledge, weak and summed
 // numbers, every leaf numbering, in a game with draws, and with the player to move kept for
-// several plies), the 4x4 Amazons proof, a 5x5
-// proof three plies from the start, winning moves, budgets and the table kept between calls.
+// several plies), the 4x4 Amazons proof (weak numbers expanding fewer positions), a 5x5 proof
+// three plies from the start, winning moves, budgets and the table kept between calls.
 #include "gsearch/alphabeta/dfpn.hpp"
 
 #include <doctest/doctest.h>
