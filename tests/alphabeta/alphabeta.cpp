@@ -261,6 +261,49 @@ TEST_CASE("node and time budgets stop the deepening; the first depth always comp
   CHECK(t.depth >= 1);
 }
 
+TEST_CASE("an interrupted iteration's best move so far is the result, searched deeper") {
+  // 6x6 positions a few random turns in; for each, node budgets that stop the depth-3
+  // iteration at several points. The result keeps depth 2, but once the depth-2 best move is
+  // searched at depth 3, the move is the best of the moves searched so far: its depth-3 value
+  // (plain minimax) is the score, and it is at least that of the depth-2 best move.
+  const Mobility eval;
+  const ab::Score scale = ab::Params{}.eval_scale;
+  const auto value3 = [&](const amazons::Position& p, const amazons::Move& m) {
+    amazons::Position c = p;
+    c.apply(m);
+    return -minimax(c, 2, 1, eval, scale);
+  };
+  gsearch::Rng rng(3);
+  int changed = 0, searched = 0;
+  for (int trial = 0; trial < 6; ++trial) {
+    auto p = amazons::Position::from_fen("1q2q1/6/q4q/Q4Q/6/1Q2Q1 w - - 0 1");
+    for (int k = 0; k < 4 + trial; ++k) p.apply(p.random_move(rng));
+    if (p.is_terminal()) continue;
+    ab::AlphaBeta<amazons::Position, Mobility> two({.max_depth = 2});
+    const auto r2 = two.search(p);
+    ab::AlphaBeta<amazons::Position, Mobility> three({.max_depth = 3});
+    const auto r3 = three.search(p);
+    if (r3.proven || r3.nodes < r2.nodes + 4096) continue;
+    const ab::Score v2 = value3(p, r2.best);
+    for (int part = 1; part < 8; ++part) {
+      ab::AlphaBeta<amazons::Position, Mobility> cut({.max_depth = 3});
+      const auto r =
+          cut.search(p, gsearch::Budget::node_count(r2.nodes + (r3.nodes - r2.nodes) * part / 8));
+      if (r.depth != 2) continue;
+      ++searched;
+      REQUIRE(r.has_move);
+      CHECK(r.pv.front() == r.best);
+      if (r.best == r2.best && r.score == r2.score) continue;  // stopped before the first move
+      const ab::Score v = value3(p, r.best);
+      CHECK(r.score == v);
+      CHECK(v >= v2);
+      if (r.best != r2.best) ++changed;
+    }
+  }
+  CHECK(searched >= 10);
+  CHECK(changed >= 1);  // (the interrupted iteration did change the move)
+}
+
 namespace {
 
 // A move scorer for the selective tests: fewest replies first (the Amazons solvers' order).

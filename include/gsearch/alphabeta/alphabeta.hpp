@@ -4,7 +4,10 @@
 // window, the others with a null window and a re-search when they beat alpha), a
 // transposition table (tt.hpp), killer and history move ordering (ordering.hpp), and
 // iterative deepening: depth 1, 2, ... until the depth limit, the node or time budget, or a
-// proof. Each depth starts with the previous best line first.
+// proof. Each depth searches the previous depth's best move first, so that the iteration a
+// budget interrupts is not lost (Params::use_interrupted): once that move is searched, the
+// best move found so far (that move, or one the iteration proved better) is the result, with
+// its value and line.
 //
 // Values are Scores for the player to move: a static evaluation in [-1, 1] becomes
 // round(v · eval_scale); a terminal position is worth ±(kWin - ply) (a quicker win scores
@@ -106,6 +109,7 @@ struct Params {
   std::uint32_t lmr_after = 3;   // moves searched at full depth before reductions start
   Score aspiration = 0;          // half-width of the root's window from iteration 2 (0: off)
   bool proven_outcomes = false;  // score what the game's proven_outcome() decides (ProvableGame)
+  bool use_interrupted = true;   // the iteration a budget interrupts may change the move
   unsigned threads = 1;          // Lazy SMP: searching threads (with an evaluator; see above)
 };
 
@@ -114,7 +118,8 @@ struct Result {
   bool has_move = false;  // false only at a terminal root
   Move best{};
   Score score = 0;           // for the player to move at the root
-  int depth = 0;             // last completed iteration
+  int depth = 0;             // last completed iteration (the move, score and line may come
+                             // from the next one, interrupted: see the header comment)
   bool proven = false;       // score is the exact result (solver mode; or a win or loss
                              // found within the depth, with an evaluator)
   bool proven_win = false;   // proven, and score > 0
@@ -122,7 +127,7 @@ struct Result {
   bool proven_draw = false;  // proven, and score == 0 (solver mode only)
   std::uint64_t nodes = 0;   // positions visited, all iterations
   double seconds = 0.0;
-  std::vector<Move> pv;  // principal variation of the last completed iteration
+  std::vector<Move> pv;  // principal variation (of the iteration the move comes from)
 };
 
 template <Game G, class Evaluator = NoEvaluation, class Scorer = NoMoveScorer>
@@ -145,7 +150,8 @@ class AlphaBeta {
 
   // Searches `root` with iterative deepening until Params::max_depth, a budget limit (nodes
   // or time; iterations are not used), or a proof. Returns the last completed iteration's
-  // result (the first iteration always completes, budgets notwithstanding). The solver's one
+  // result, or the interrupted one's best move so far once it has searched the last one's
+  // (the first iteration always completes, budgets notwithstanding). The solver's one
   // search to max_depth stops at the budget like any other: then nothing is proven and there
   // is no move.
   Result<Move> search(const G& root, const Budget& budget = {}) {
@@ -175,7 +181,17 @@ class AlphaBeta {
       unknowns_ = 0;
       pruned_ = 0;
       const Score score = search_root(root, depth, result);
-      if (stopped_) break;
+      if (stopped_) {
+        // The interrupted iteration searched the last one's best move first: a move it
+        // searched to the end and found better (or that move itself, now searched deeper)
+        // replaces the last iteration's move; the depth stays the last completed one.
+        if (!kSolver && params_.use_interrupted && result.has_move && pv_length_[0] > 0) {
+          result.best = pv_[0][0];
+          result.score = root_score_;
+          result.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
+        }
+        break;
+      }
       result.has_move = pv_length_[0] > 0;
       result.best = pv_[0][0];
       result.score = score;
@@ -185,6 +201,7 @@ class AlphaBeta {
       if (result.proven) break;
       if (tracker_->exhausted(0, nodes_)) break;
     }
+    root_first_ = nullptr;
     result.nodes = nodes_ + helpers.stop();
     result.seconds = tracker_->elapsed();
     return result;
@@ -286,6 +303,7 @@ class AlphaBeta {
   // One iteration at the root: with the full window, or (aspiration) a window around the last
   // iteration's score, widened on each side it fails on until the score lies inside.
   Score search_root(const G& root, int depth, const Result<Move>& last) {
+    root_first_ = last.has_move && params_.use_interrupted ? &last.best : nullptr;
     Score delta = std::min(params_.aspiration, kWin);
     const bool aspire = !kSolver && delta > 0 && depth > 1 && !is_decisive(last.score);
     Score alpha = aspire ? std::max<Score>(last.score - delta, -kInfinity) : -kInfinity;
@@ -357,6 +375,7 @@ class AlphaBeta {
     else
       state.legal_moves(moves);
     const Move* tt_move = entry && entry->has_move ? &entry->move : nullptr;
+    if (ply == 0 && root_first_) tt_move = root_first_;
     std::size_t reduce_from = moves.size();  // late-move reductions from this move on
     if constexpr (kSolver) {
       if (const auto cut = look_ahead(state, moves, key, depth, beta, ply, tt_move)) return *cut;
@@ -404,6 +423,7 @@ class AlphaBeta {
         if (score > alpha) {
           alpha = score;
           update_pv(ply, m);
+          if (ply == 0) root_score_ = score;
         }
       }
       // (In solver mode kWin is the most any move can be worth: nothing can beat it.)
@@ -537,6 +557,8 @@ class AlphaBeta {
   std::uint64_t unknowns_ = 0;  // depth-limited leaves (and tables hits) values depend on
   std::uint64_t pruned_ = 0;    // moves forward pruning left out in this iteration
   std::uint64_t aspiration_researches_ = 0;
+  const Move* root_first_ = nullptr;  // the root's first move: the last iteration's best
+  Score root_score_ = 0;              // the root's best value so far in this iteration
   std::vector<std::uint64_t> child_keys_ = std::vector<std::uint64_t>(G::max_moves);
   std::vector<std::int64_t> order_keys_ = std::vector<std::int64_t>(G::max_moves);
   std::vector<float> score_keys_ = std::vector<float>(kScored ? G::max_moves : 0);
