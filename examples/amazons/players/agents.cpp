@@ -99,6 +99,20 @@ LieberumWeights eval_weights(const Values& v) {
 // The player's own move number in the game (1 for each player's first move).
 int own_move_number(const Position& pos) { return pos.turns_played() / 2 + 1; }
 
+// The time schedule of the agents that spend more early (schedule=1): the factor on the time
+// per move for the player's n-th own move, ×3, ×2, ×1.5 of a base for the first 10, 10, 10
+// own moves and the base after, the base chosen so that `expected_moves` moves use
+// expected_moves times the time per move in all.
+double early_time_factor(int n, int expected_moves) {
+  const auto weight = [](int k) { return k <= 10 ? 3.0 : k <= 20 ? 2.0 : k <= 30 ? 1.5 : 1.0; };
+  double sum = 0;
+  for (int k = 1; k <= expected_moves; ++k) sum += weight(k);
+  return weight(n) * expected_moves / sum;
+}
+
+// Own moves in a typical 10×10 game, for the schedule.
+constexpr int kExpectedMoves = 40;
+
 // ---------------------------------------------------------------------------------------
 // random, greedy
 
@@ -187,16 +201,19 @@ SearchInfo alpha_beta_info(const ab::Result<Move>& r) {
 // region rules of SolverPosition as its proven outcomes (the endgame mode).
 class AlphaBetaAgent final : public Agent {
  public:
-  AlphaBetaAgent(std::string name, const ab::Params& params, gsearch::Budget budget,
+  AlphaBetaAgent(std::string name, const ab::Params& params, gsearch::Budget budget, bool schedule,
                  const LieberumWeights& weights)
       : name_(std::move(name)),
         budget_(budget),
+        schedule_(schedule),
         search_(params, LieberumRef{LieberumEvaluator(weights)},
                 LieberumMovePrior{LieberumEvaluator(weights)}) {}
   std::string name() const override { return name_; }
   void reset(std::uint64_t) override { search_.clear(); }
   Move choose(const Position& pos, const std::optional<gsearch::Budget>& budget) override {
-    const auto r = search_.search(SolverPosition(pos), budget.value_or(budget_));
+    gsearch::Budget b = budget.value_or(budget_);
+    if (schedule_ && !budget) b.seconds *= early_time_factor(own_move_number(pos), kExpectedMoves);
+    const auto r = search_.search(SolverPosition(pos), b);
     info_ = alpha_beta_info(r);
     return r.best;
   }
@@ -204,6 +221,7 @@ class AlphaBetaAgent final : public Agent {
  private:
   std::string name_;
   gsearch::Budget budget_;
+  bool schedule_;
   ab::AlphaBeta<SolverPosition, LieberumRef, LieberumMovePrior> search_;
 };
 
@@ -362,12 +380,7 @@ class InvaderAgent final : public Agent {
 
  private:
   // The time multiplier for the player's n-th move.
-  double schedule(int n) const {
-    const auto weight = [](int k) { return k <= 10 ? 3.0 : k <= 20 ? 2.0 : k <= 30 ? 1.5 : 1.0; };
-    double sum = 0;
-    for (int k = 1; k <= p_.expected_moves; ++k) sum += weight(k);
-    return weight(n) * p_.expected_moves / sum;
-  }
+  double schedule(int n) const { return early_time_factor(n, p_.expected_moves); }
   static bool settled(const Position& pos) {
     DistanceMaps maps;
     compute_distances(pos, maps);
@@ -440,6 +453,10 @@ const std::vector<AgentDef>& registry() {
                         "evaluation weights: lieberum (Lieberum's), tuned (amazons tune's, "
                         "shipped) or a weight file",
                         {"*"}};
+    const ParamDef schedule{"schedule",
+                            "1",
+                            "with ms: spend more time early (1) or the same on every move (0)",
+                            {"0", "1"}};
     const ParamDef parallel{"parallel",
                             "root",
                             "with threads: a tree per thread, merged (root; reproducible) or one "
@@ -471,14 +488,14 @@ const std::vector<AgentDef>& registry() {
            "by killers and history only, full width (0)",
            {"0", "1"}},
           {"width",
-           "12",
+           "20",
            "with order=1: forward pruning below the root, best moves kept (0: all)",
            {},
            0,
            5000,
            true},
           {"rootwidth",
-           "24",
+           "40",
            "with order=1: forward pruning at the root, best moves kept (0: all)",
            {},
            0,
@@ -497,6 +514,11 @@ const std::vector<AgentDef>& registry() {
            "0",
            "score positions the region rules decide as won or lost (1)",
            {"0", "1"}},
+          {"partial",
+           "1",
+           "with ms or nodes: the iteration the budget interrupts may change the move (1)",
+           {"0", "1"}},
+          schedule,
           eval,
           threads},
          [](const Values& v, const std::string& n) {
@@ -510,9 +532,10 @@ const std::vector<AgentDef>& registry() {
                .lmr_after = static_cast<std::uint32_t>(v.count("lmrafter")),
                .aspiration = static_cast<ab::Score>(std::lround(v.number("asp") * 10000)),
                .proven_outcomes = v.text("endgame") == "1",
+               .use_interrupted = v.text("partial") == "1",
                .threads = static_cast<unsigned>(v.count("threads"))};
-           return std::unique_ptr<Agent>(
-               new AlphaBetaAgent(n, p, budget_of(v, true), eval_weights(v)));
+           return std::unique_ptr<Agent>(new AlphaBetaAgent(
+               n, p, budget_of(v, true), v.text("schedule") == "1", eval_weights(v)));
          }});
     d.push_back(
         {"uct",
@@ -528,46 +551,46 @@ const std::vector<AgentDef>& registry() {
                                                       v.text("model") == "decision",
                                                       thread_params(v)));
          }});
-    d.push_back(
-        {"invader",
-         "INVADERMC-style MCTS: pruning, widening, cut-off playouts + evaluation, parity, "
-         "time schedule, alpha-beta endgame",
-         {{"iters", "3000", "MCTS iterations per move (0: none, use ms)", {}, 0, 1e9, true},
-          ms,
-          {"k", "400", "forward pruning: whole moves kept per node", {}, 1, 4900, true},
-          {"widen",
-           "5",
-           "progressive widening: children open at first (0: off)",
-           {},
-           0,
-           4900,
-           true},
-          {"step", "5", "progressive widening: more children per step", {}, 1, 4900, true},
-          {"every", "1000", "progressive widening: visits per step", {}, 1, 1e9, true},
-          {"threshold", "40", "visits before a leaf is expanded", {}, 1, 1e6, true},
-          {"plies", "6", "random plies before the evaluation", {}, 0, 200, true},
-          {"c", "0.3", "UCT exploration constant", {}, 0, 100},
-          {"schedule", "1", "spend more time early (1) or the same on every move (0)", {"0", "1"}},
-          {"endgame", "1", "alpha-beta once the territories are settled", {"0", "1"}},
-          eval,
-          threads,
-          parallel},
-         [](const Values& v, const std::string& n) {
-           const InvaderParams p{.budget = budget_of(v, false),
-                                 .top_k = static_cast<std::uint32_t>(v.count("k")),
-                                 .widen = static_cast<std::uint32_t>(v.count("widen")),
-                                 .step = static_cast<std::uint32_t>(v.count("step")),
-                                 .every = static_cast<std::uint32_t>(v.count("every")),
-                                 .threshold = static_cast<std::uint32_t>(v.count("threshold")),
-                                 .plies = static_cast<std::uint32_t>(v.count("plies")),
-                                 .c = v.number("c"),
-                                 .schedule = v.text("schedule") == "1",
-                                 .endgame = v.text("endgame") == "1",
-                                 .expected_moves = 40,
-                                 .threads = thread_params(v),
-                                 .weights = eval_weights(v)};
-           return std::unique_ptr<Agent>(new InvaderAgent(n, p));
-         }});
+    d.push_back({"invader",
+                 "INVADERMC-style MCTS: pruning, widening, cut-off playouts + evaluation, parity, "
+                 "time schedule, alpha-beta endgame",
+                 {{"iters", "3000", "MCTS iterations per move (0: none, use ms)", {}, 0, 1e9, true},
+                  ms,
+                  {"k", "400", "forward pruning: whole moves kept per node", {}, 1, 4900, true},
+                  {"widen",
+                   "5",
+                   "progressive widening: children open at first (0: off)",
+                   {},
+                   0,
+                   4900,
+                   true},
+                  {"step", "5", "progressive widening: more children per step", {}, 1, 4900, true},
+                  {"every", "1000", "progressive widening: visits per step", {}, 1, 1e9, true},
+                  {"threshold", "40", "visits before a leaf is expanded", {}, 1, 1e6, true},
+                  {"plies", "6", "random plies before the evaluation", {}, 0, 200, true},
+                  {"c", "0.3", "UCT exploration constant", {}, 0, 100},
+                  schedule,
+                  {"endgame", "1", "alpha-beta once the territories are settled", {"0", "1"}},
+                  eval,
+                  threads,
+                  parallel},
+                 [](const Values& v, const std::string& n) {
+                   const InvaderParams p{
+                       .budget = budget_of(v, false),
+                       .top_k = static_cast<std::uint32_t>(v.count("k")),
+                       .widen = static_cast<std::uint32_t>(v.count("widen")),
+                       .step = static_cast<std::uint32_t>(v.count("step")),
+                       .every = static_cast<std::uint32_t>(v.count("every")),
+                       .threshold = static_cast<std::uint32_t>(v.count("threshold")),
+                       .plies = static_cast<std::uint32_t>(v.count("plies")),
+                       .c = v.number("c"),
+                       .schedule = v.text("schedule") == "1",
+                       .endgame = v.text("endgame") == "1",
+                       .expected_moves = kExpectedMoves,
+                       .threads = thread_params(v),
+                       .weights = eval_weights(v)};
+                   return std::unique_ptr<Agent>(new InvaderAgent(n, p));
+                 }});
     const auto paper_agent = [](const char* name, paper::PaperMode mode, const char* help) {
       return AgentDef{
           name,
