@@ -198,7 +198,8 @@ SearchInfo alpha_beta_info(const ab::Result<Move>& r) {
 
 // Alpha-beta over whole moves: the Lieberum evaluation at the leaves, the one-ply Lieberum
 // value of each move as the scorer of the selective techniques (gsearch/alphabeta), and the
-// region rules of SolverPosition as its proven outcomes (the endgame mode).
+// region rules of SolverPosition as its proven outcomes (the endgame mode); with `schedule`,
+// the spec's time per move follows early_time_factor (a budget passed to choose() is kept).
 class AlphaBetaAgent final : public Agent {
  public:
   AlphaBetaAgent(std::string name, const ab::Params& params, gsearch::Budget budget, bool schedule,
