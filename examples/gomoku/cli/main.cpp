@@ -1,0 +1,582 @@
+// gomoku — the command-line front end of the Gomoku example of gsearch.
+//
+//   gomoku show    [BOARD] [--ascii]
+//   gomoku legal   [BOARD] [--restrict R]
+//   gomoku perft   [BOARD] --depth D [--divide]
+//   gomoku agents
+//   gomoku match A B [--board WxH] [--k K] [--games G] [--threads T] [--seed S]
+//                    [--opening-plies N] [--json FILE] [--records FILE]
+//   gomoku replay FILE
+//   gomoku play    [BOARD] [--agent SPEC] [--colour black|white]
+//   gomoku analyze [BOARD] [--agent SPEC]
+//   gomoku engine  [--board WxH] [--k K] [--agent SPEC]
+// BOARD is [--board WxH] [--k K] [--position TEXT] [--moves M...]: the empty board (15x15,
+// k = 5 by default) or a position in the text format of docs/gomoku.md, then moves played.
+//
+// Errors are one line on stderr, "gomoku: error: ...". Exit codes: 0 success, 1 failure,
+// 2 bad input.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <charconv>
+#include <cmath>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <vector>
+
+#include "cli/engine_session.hpp"
+#include "gomoku/players/agents.hpp"
+#include "gomoku/players/candidates.hpp"
+#include "gomoku/rules/position.hpp"
+#include "gsearch/arena/match.hpp"
+#include "gsearch/arena/sprt.hpp"
+#include "gsearch/core/clock.hpp"
+#include "gsearch/core/file.hpp"
+#include "gsearch/testing/perft.hpp"
+
+namespace {
+
+using gomoku::Move;
+using gomoku::Position;
+using json = nlohmann::json;
+using Record = gsearch::arena::GameRecord<Move>;
+
+constexpr int kExitFailure = 1;
+constexpr int kExitBadInput = 2;
+
+// Bad input found after option parsing: main() prints the message on one line, exits 2.
+class BadInput : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A match stopped by SIGINT or SIGTERM after writing what it had: exit 128 + signal.
+class Interrupted : public std::runtime_error {
+ public:
+  explicit Interrupted(int signal) : std::runtime_error("interrupted"), signal_(signal) {}
+  [[nodiscard]] int exit_code() const noexcept { return 128 + signal_; }
+
+ private:
+  int signal_;
+};
+
+// Messages are one printable line whatever they quote: control bytes become spaces or \xNN.
+std::string one_line(std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c == '\n' || c == '\r' || c == '\t') {
+      out += ' ';
+    } else if (c < 0x20 || c == 0x7f) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += ch;
+    }
+    if (out.size() > 500) return out + "... (cut short)";
+  }
+  return out;
+}
+
+int fail(int code, const std::string& message) {
+  std::fprintf(stderr, "gomoku: error: %s\n", one_line(message).c_str());
+  return code;
+}
+
+// A numeric option: the whole text a number of T's kind in [lo, hi].
+template <class T>
+CLI::Option* add_number(CLI::App& cmd, const std::string& name, T& value, const std::string& what,
+                        std::type_identity_t<T> lo, std::type_identity_t<T> hi) {
+  const auto text = [](T v) {
+    char buf[64];
+    return std::string(buf, std::to_chars(buf, buf + sizeof buf, v).ptr);
+  };
+  const std::string range = "[" + text(lo) + ", " + text(hi) + "]";
+  return cmd.add_option(name, value, what)
+      ->check(CLI::Validator(
+          [=](std::string& s) -> std::string {
+            T v{};
+            const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+            if (ec == std::errc() && ptr == s.data() + s.size() && v >= lo && v <= hi) return {};
+            return "\"" + (s.size() > 40 ? s.substr(0, 40) + "..." : s) +
+                   "\" is not a whole number in " + range;
+          },
+          "INT in " + range));
+}
+
+// The position options every verb that looks at one shares.
+struct BoardOpts {
+  std::string board = "15x15";
+  int k = 5;
+  std::string position;
+  std::vector<std::string> moves;
+};
+
+void add_board_options(CLI::App& cmd, BoardOpts& o, bool with_position = true) {
+  cmd.add_option("--board", o.board, "Board size WxH, each in [3, 15] (default 15x15)");
+  add_number(cmd, "--k", o.k, "Stones in a row that win (default 5)", 2, 15);
+  if (!with_position) return;
+  cmd.add_option("--position", o.position, "A position in the text format (docs/gomoku.md)");
+  cmd.add_option("--moves", o.moves, "Moves played from the position, e.g. h8 h9")->expected(0, -1);
+}
+
+// The empty board of --board and --k.
+Position empty_board(const BoardOpts& o) {
+  int w = 0, h = 0;
+  const auto x = o.board.find('x');
+  const auto parse = [](std::string_view s, int& v) {
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    return ec == std::errc() && ptr == s.data() + s.size() && !s.empty();
+  };
+  if (x == std::string::npos || !parse(std::string_view(o.board).substr(0, x), w) ||
+      !parse(std::string_view(o.board).substr(x + 1), h))
+    throw BadInput("--board \"" + o.board.substr(0, 40) + "\" is not WxH, e.g. 8x8");
+  return Position::empty(w, h, o.k);
+}
+
+// The position of BOARD: --position or the empty board, then --moves.
+Position board_position(const BoardOpts& o) {
+  Position p = o.position.empty() ? empty_board(o) : Position::from_text(o.position);
+  for (std::size_t i = 0; i < o.moves.size(); ++i) {
+    try {
+      p.apply(p.parse_move(o.moves[i]));
+    } catch (const gomoku::NotationError& e) {
+      throw BadInput("--moves: move " + std::to_string(i + 1) + ": " + e.what());
+    }
+  }
+  return p;
+}
+
+// The board as text: rank numbers on the left, file letters below, the last move in brackets.
+std::string render(const Position& p) {
+  std::string out;
+  const auto last = p.last_move();
+  for (int r = p.height() - 1; r >= 0; --r) {
+    char label[8];
+    std::snprintf(label, sizeof label, "%2d ", r + 1);
+    out += label;
+    for (int c = 0; c < p.width(); ++c) {
+      const int cell = gomoku::cell_at(r, c);
+      const char ch = p.stones(gomoku::kBlack).test(cell)   ? 'x'
+                      : p.stones(gomoku::kWhite).test(cell) ? 'o'
+                                                            : '.';
+      const bool mark = last && last->cell == cell;
+      const bool after = last && c > 0 && last->cell == gomoku::cell_at(r, c - 1);
+      out += mark ? '[' : after ? ']' : ' ';
+      out += ch;
+    }
+    out += last && last->cell == gomoku::cell_at(r, p.width() - 1) ? "]\n" : "\n";
+  }
+  out += "   ";
+  for (int c = 0; c < p.width(); ++c) {
+    out += ' ';
+    out += static_cast<char>('a' + c);
+  }
+  out += '\n';
+  if (p.winner() >= 0)
+    out += std::string(p.winner() == gomoku::kBlack ? "x (Black)" : "o (White)") + " has won\n";
+  else if (p.is_terminal())
+    out += "the board is full: a draw\n";
+  else
+    out += std::string(p.to_move() == gomoku::kBlack ? "x (Black)" : "o (White)") + " to move, " +
+           std::to_string(p.k()) + " in a row wins\n";
+  return out;
+}
+
+std::string result_text(const Record& r) {
+  if (!r.finished) return "*";
+  return r.result > 0 ? "1-0" : r.result < 0 ? "0-1" : "1/2-1/2";
+}
+
+std::string format_elo(double v) {
+  if (std::isinf(v)) return v > 0 ? "+inf" : "-inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.0f", std::abs(v) < 0.5 ? 0.0 : v);
+  return buf;
+}
+
+json record_json(const Record& r, const Position& start) {
+  json moves = json::array();
+  Position pos = start;
+  for (const Move& m : r.moves) {
+    moves.push_back(pos.move_to_string(m));
+    pos.apply(m);
+  }
+  return {{"game", r.index},
+          {"black", r.players[0]},
+          {"white", r.players[1]},
+          {"a_first", r.a_first},
+          {"seed", r.seed},
+          {"opening_seed", r.opening_seed},
+          {"opening_plies", r.opening_plies},
+          {"start", start.text()},
+          {"result", result_text(r)},
+          {"plies", r.moves.size()},
+          {"seconds", {r.seconds[0], r.seconds[1]}},
+          {"moves", moves}};
+}
+
+// One line of a records file checked: JSON, a start position, legal moves, the result they
+// give. Throws BadInput naming file:line.
+void check_record(const std::string& where, const std::string& line) {
+  json j;
+  try {
+    j = json::parse(line);
+  } catch (const json::exception& e) {
+    throw BadInput(where + "not JSON (" + e.what() + ")");
+  }
+  if (!j.is_object() || !j.contains("start") || !j.contains("moves") || !j.contains("result") ||
+      !j["start"].is_string() || !j["moves"].is_array() || !j["result"].is_string())
+    throw BadInput(where + "not a game record (needs start, moves, result)");
+  Position pos;
+  try {
+    pos = Position::from_text(j["start"].get<std::string>());
+    for (std::size_t k = 0; k < j["moves"].size(); ++k) {
+      if (!j["moves"][k].is_string())
+        throw BadInput(where + "move " + std::to_string(k + 1) + " is not a string");
+      pos.apply(pos.parse_move(j["moves"][k].get<std::string>()));
+    }
+  } catch (const gomoku::NotationError& e) {
+    throw BadInput(where + e.what());
+  }
+  const std::string actual = !pos.is_terminal()  ? "*"
+                             : pos.winner() == 0 ? "1-0"
+                             : pos.winner() == 1 ? "0-1"
+                                                 : "1/2-1/2";
+  const std::string result = j["result"].get<std::string>();
+  if (result != actual)
+    throw BadInput(where + "recorded result \"" + result.substr(0, 20) + "\" but the moves give " +
+                   actual);
+}
+
+void check_output_file(const std::string& path) {
+  if (path.empty()) return;
+  try {
+    gsearch::check_writable(path);
+  } catch (const gsearch::FileError& e) {
+    throw BadInput(e.what());
+  }
+}
+
+// SIGINT and SIGTERM during a match: the games in progress are abandoned, the games played are
+// written and summarised.
+std::atomic<bool> g_stop{false};
+volatile std::sig_atomic_t g_signal = 0;
+extern "C" void on_stop_signal(int sig) {
+  g_signal = sig;
+  g_stop.store(true, std::memory_order_relaxed);
+  std::signal(sig, SIG_DFL);  // a second signal ends the program at once
+}
+
+void add_rules_commands(CLI::App& app) {
+  {
+    auto o = std::make_shared<BoardOpts>();
+    auto* cmd = app.add_subcommand("show", "Print a position: the board and its text");
+    add_board_options(*cmd, *o);
+    cmd->callback([o] {
+      const Position p = board_position(*o);
+      std::printf("%s%s\n", render(p).c_str(), p.text().c_str());
+    });
+  }
+  {
+    auto o = std::make_shared<BoardOpts>();
+    auto restrict_text = std::make_shared<std::string>("none");
+    auto* cmd =
+        app.add_subcommand("legal", "List the legal moves, or the candidate set of --restrict");
+    add_board_options(*cmd, *o);
+    cmd->add_option("--restrict", *restrict_text,
+                    "Candidate restriction, e.g. window=6,threats (default none)");
+    cmd->callback([o, restrict_text] {
+      const Position p = board_position(*o);
+      const gomoku::Restriction r = gomoku::parse_restriction(*restrict_text);
+      gsearch::MoveListOf<Position> moves;
+      p.legal_moves(moves);
+      const std::size_t all = moves.size();
+      gomoku::CandidateFilter{r}(p, moves);
+      std::string line;
+      for (const Move& m : moves) line += (line.empty() ? "" : " ") + p.move_to_string(m);
+      std::printf("%s\n%zu of %zu legal moves\n", line.c_str(), moves.size(), all);
+    });
+  }
+  {
+    auto o = std::make_shared<BoardOpts>();
+    auto depth = std::make_shared<int>(1);
+    auto divide = std::make_shared<bool>(false);
+    auto* cmd = app.add_subcommand("perft", "Count the move sequences of a given length");
+    add_board_options(*cmd, *o);
+    add_number(*cmd, "--depth", *depth, "Plies", 0, 20)->required();
+    cmd->add_flag("--divide", *divide, "One count per first move");
+    cmd->callback([o, depth, divide] {
+      const Position p = board_position(*o);
+      gsearch::Stopwatch watch;
+      std::uint64_t total = 0;
+      if (*divide) {
+        for (const auto& [m, n] : gsearch::testing::perft_divide(p, *depth)) {
+          std::printf("%s %llu\n", p.move_to_string(m).c_str(), static_cast<unsigned long long>(n));
+          total += n;
+        }
+      } else {
+        total = gsearch::testing::perft(p, *depth);
+      }
+      std::printf("perft %d: %llu (%.3f s)\n", *depth, static_cast<unsigned long long>(total),
+                  watch.seconds());
+    });
+  }
+}
+
+void add_match_commands(CLI::App& app) {
+  app.add_subcommand("agents", "List the agents and their parameters")->callback([] {
+    std::fputs(gomoku::describe_agents().c_str(), stdout);
+  });
+  {
+    struct Opts {
+      std::string a, b, json_path, records_path;
+      BoardOpts board;
+      std::size_t games = 100, opening_plies = 2;
+      unsigned threads = 1;
+      std::uint64_t seed = 1;
+    };
+    auto o = std::make_shared<Opts>();
+    auto* cmd = app.add_subcommand("match", "Play a match between two agents");
+    cmd->add_option("a", o->a, "Agent A's spec (gomoku agents lists them)")->required();
+    cmd->add_option("b", o->b, "Agent B's spec")->required();
+    add_board_options(*cmd, o->board, false);
+    add_number(*cmd, "--games,-g", o->games, "Games, in pairs that swap colours (default 100)",
+               std::size_t{1}, std::size_t{1'000'000});
+    add_number(*cmd, "--threads,-t", o->threads, "Games played at once (default 1)", 1u, 256u);
+    add_number(*cmd, "--seed", o->seed, "Match seed (default 1)", std::uint64_t{0},
+               std::numeric_limits<std::uint64_t>::max());
+    add_number(*cmd, "--opening-plies", o->opening_plies,
+               "Random moves opening each pair of games (default 2)", std::size_t{0},
+               std::size_t{225});
+    cmd->add_option("--json", o->json_path, "Write the summary as JSON to this file");
+    cmd->add_option("--records", o->records_path, "Write every game as one JSON line to this file");
+    cmd->callback([o] {
+      const Position start = empty_board(o->board);
+      const std::string name_a = gomoku::make_agent(o->a)->name(),
+                        name_b = gomoku::make_agent(o->b)->name();
+      check_output_file(o->json_path);
+      check_output_file(o->records_path);
+      g_stop = false;
+      g_signal = 0;
+      auto* old_int = std::signal(SIGINT, on_stop_signal);
+      auto* old_term = std::signal(SIGTERM, on_stop_signal);
+      const gsearch::arena::MatchParams params{.games = o->games,
+                                               .threads = o->threads,
+                                               .seed = o->seed,
+                                               .opening_plies = o->opening_plies,
+                                               .stop = &g_stop};
+      std::vector<Record> games;
+      try {
+        games = gsearch::arena::play_match(
+            start, [&] { return gomoku::AgentHandle(gomoku::make_agent(o->a)); },
+            [&] { return gomoku::AgentHandle(gomoku::make_agent(o->b)); }, params);
+      } catch (...) {
+        std::signal(SIGINT, old_int);
+        std::signal(SIGTERM, old_term);
+        throw;
+      }
+      std::signal(SIGINT, old_int);
+      std::signal(SIGTERM, old_term);
+      if (games.empty()) {
+        std::fprintf(stderr, "gomoku: match: interrupted before any game ended; nothing written\n");
+        throw Interrupted(g_signal ? g_signal : SIGINT);
+      }
+      if (!o->records_path.empty()) {
+        std::string text;
+        for (const Record& r : games) text += record_json(r, start).dump() + '\n';
+        gsearch::write_file_atomically(o->records_path, text);
+      }
+      const auto s = gsearch::arena::summarize(games);
+      std::printf("A = %s\nB = %s\n", name_a.c_str(), name_b.c_str());
+      std::printf("%-6s %5s %5s %6s %5s %9s  %-15s %6s  %-15s %6s %9s %9s\n", "agent", "games",
+                  "wins", "losses", "draws", "score", "95% interval", "Elo", "Elo 95%", "plies",
+                  "s/move A", "s/move B");
+      std::printf(
+          "%-6s %5zu %5zu %6zu %5zu %8.1f%%  [%5.1f, %5.1f]  %6s  [%5s, %5s] %6.1f %9.4f %9.4f\n",
+          "A", s.games, s.wins, s.losses, s.draws, 100.0 * s.score / static_cast<double>(s.games),
+          100 * s.score_ci.low, 100 * s.score_ci.high, format_elo(s.elo).c_str(),
+          format_elo(s.elo_ci.low).c_str(), format_elo(s.elo_ci.high).c_str(), s.mean_plies,
+          s.seconds_per_move[0], s.seconds_per_move[1]);
+      if (s.unfinished) std::printf("%zu games were stopped unfinished\n", s.unfinished);
+      if (!o->json_path.empty())
+        gsearch::write_file_atomically(
+            o->json_path, json{{"a", name_a},
+                               {"b", name_b},
+                               {"board", start.text()},
+                               {"seed", o->seed},
+                               {"games", s.games},
+                               {"games_planned", o->games},
+                               {"wins", s.wins},
+                               {"losses", s.losses},
+                               {"draws", s.draws},
+                               {"score", s.score},
+                               {"win_rate", s.score / static_cast<double>(s.games)},
+                               {"win_rate_ci", {s.score_ci.low, s.score_ci.high}},
+                               {"elo", std::isinf(s.elo) ? json(nullptr) : json(s.elo)},
+                               {"mean_plies", s.mean_plies},
+                               {"seconds_per_move", {s.seconds_per_move[0], s.seconds_per_move[1]}},
+                               {"interrupted", games.size() < o->games}}
+                                  .dump(2) +
+                              '\n');
+      if (games.size() < o->games) {
+        std::fprintf(
+            stderr,
+            "gomoku: match: interrupted after %zu of %zu games; the table and files count those\n",
+            games.size(), o->games);
+        throw Interrupted(g_signal ? g_signal : SIGINT);
+      }
+    });
+  }
+  {
+    auto path = std::make_shared<std::string>();
+    auto* cmd = app.add_subcommand(
+        "replay", "Replay the games of a records file and check every move and result");
+    cmd->add_option("file", *path, "A file written by gomoku match --records")->required();
+    cmd->callback([path] {
+      std::string line;
+      std::size_t n = 0;
+      try {
+        gsearch::LineReader in(*path, std::size_t{1} << 20);
+        while (in.next(line)) {
+          if (line.empty()) continue;
+          check_record(*path + ":" + std::to_string(in.line_number()) + ": ", line);
+          ++n;
+        }
+      } catch (const gsearch::FileError& e) {
+        throw BadInput(e.what());
+      }
+      if (n == 0) throw BadInput(*path + ": no game records (an empty file?)");
+      std::printf("%zu games replayed: every move legal, every result confirmed\n", n);
+    });
+  }
+}
+
+void add_play_commands(CLI::App& app) {
+  {
+    auto o = std::make_shared<BoardOpts>();
+    auto spec = std::make_shared<std::string>("mcts:playouts=1000,window=6,threats=1");
+    auto* cmd = app.add_subcommand("analyze", "Search a position and print the best move and line");
+    add_board_options(*cmd, *o);
+    cmd->add_option("--agent", *spec,
+                    "The agent that searches (default mcts:playouts=1000,window=6,threats=1)");
+    cmd->callback([o, spec] {
+      const Position p = board_position(*o);
+      auto agent = gomoku::make_agent(*spec);
+      if (p.is_terminal()) throw BadInput("the game is over: nothing to analyze");
+      agent->reset(1);
+      const Move m = agent->choose(p);
+      const auto& info = agent->info();
+      std::string pv;
+      Position q = p;
+      for (const Move& x : info.pv) {
+        pv += (pv.empty() ? "" : " ") + q.move_to_string(x);
+        q.apply(x);
+        if (q.is_terminal()) break;
+      }
+      std::printf(
+          "agent %s\nbestmove %s\nvalue %+.3f\nplayouts %llu\ncandidates %zu\ntime %.3f s\npv %s\n",
+          agent->name().c_str(), p.move_to_string(m).c_str(), info.value,
+          static_cast<unsigned long long>(info.iterations), info.candidates, info.seconds,
+          pv.c_str());
+    });
+  }
+  {
+    auto o = std::make_shared<BoardOpts>();
+    auto spec = std::make_shared<std::string>("mcts:playouts=3000,window=6,threats=1");
+    auto colour = std::make_shared<std::string>("black");
+    auto* cmd = app.add_subcommand("play", "Play against an agent on the terminal");
+    add_board_options(*cmd, *o);
+    cmd->add_option("--agent", *spec,
+                    "The opponent (default mcts:playouts=3000,window=6,threats=1)");
+    cmd->add_option("--colour", *colour, "Your colour: black (moves first) or white")
+        ->check(CLI::IsMember({"black", "white"}));
+    cmd->callback([o, spec, colour] {
+      Position p = board_position(*o);
+      auto agent = gomoku::make_agent(*spec);
+      agent->reset(1);
+      const gsearch::Player human = *colour == "black" ? gomoku::kBlack : gomoku::kWhite;
+      std::string line;
+      while (!p.is_terminal()) {
+        if (p.to_move() == human) {
+          std::printf("%syour move (or quit): ", render(p).c_str());
+          std::fflush(stdout);
+          if (!std::getline(std::cin, line)) return;
+          const auto w = gomoku::cli::EngineSession::words(line);
+          if (w.empty()) continue;
+          if (w[0] == "quit") return;
+          try {
+            p.apply(p.parse_move(w[0]));
+          } catch (const gomoku::NotationError& e) {
+            std::printf("%s\n", one_line(e.what()).c_str());
+          }
+        } else {
+          const Move m = agent->choose(p);
+          std::printf("%s plays %s\n", agent->name().c_str(), p.move_to_string(m).c_str());
+          p.apply(m);
+        }
+      }
+      std::printf("%s", render(p).c_str());
+    });
+  }
+  {
+    auto o = std::make_shared<BoardOpts>();
+    auto spec = std::make_shared<std::string>("mcts:playouts=1000,window=6,threats=1");
+    auto* cmd = app.add_subcommand(
+        "engine", "Speak the engine protocol on stdin and stdout (docs/gomoku.md)");
+    add_board_options(*cmd, *o, false);
+    cmd->add_option("--agent", *spec, "The agent (default mcts:playouts=1000,window=6,threats=1)");
+    cmd->callback([o, spec] {
+      gomoku::cli::EngineSession session(*spec, empty_board(*o));
+      std::string line;
+      while (std::getline(std::cin, line)) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        const auto answer = session.handle(line);
+        if (!answer) break;
+        std::printf("%s\n", one_line(*answer).c_str());
+        std::fflush(stdout);
+      }
+    });
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"gomoku: free-style Gomoku and m,n,k-games on gsearch (rules, search, matches)",
+               "gomoku"};
+  app.require_subcommand(1);
+  app.fallthrough(false);
+  add_rules_commands(app);
+  add_match_commands(app);
+  add_play_commands(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const Interrupted& e) {
+    return e.exit_code();
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    return fail(kExitBadInput, std::string(e.what()) + " (see gomoku --help)");
+  } catch (const std::invalid_argument& e) {  // NotationError, SpecError, a bad restriction
+    return fail(kExitBadInput, e.what());
+  } catch (const BadInput& e) {
+    return fail(kExitBadInput, e.what());
+  } catch (const std::exception& e) {
+    return fail(kExitFailure, e.what());
+  }
+  return 0;
+}
