@@ -64,3 +64,46 @@ TEST_CASE("losses refuse shapes that differ and empty input") {
       nn::smooth_l1_loss<float>(nn::Matrix::Zero(1, 1), nn::Matrix::Zero(1, 1), grad, 0.0f),
       std::invalid_argument);
 }
+
+// Row 0: logits [0, ln 2, ln 2·?] masked to the first two columns: p = [1/3, 2/3, 0];
+// target [0, 1, 0]: loss −log(2/3); entropy −(1/3 log 1/3 + 2/3 log 2/3). Row 1: one legal
+// column, p = 1, loss 0, entropy 0.
+TEST_CASE("masked softmax cross-entropy by hand, and its gradient by finite differences") {
+  MatD logits(2, 3), target(2, 3), mask(2, 3), grad, probs;
+  logits << 0, std::log(2.0), 5, 1, 2, 3;
+  target << 0, 1, 0, 0, 0, 1;
+  mask << 1, 1, 0, 0, 0, 1;
+  const auto r = nn::softmax_cross_entropy<double>(logits, target, mask, grad, &probs);
+  const double l0 = -std::log(2.0 / 3.0);
+  CHECK(r.loss == doctest::Approx(l0 / 2));
+  CHECK(r.entropy == doctest::Approx(-(std::log(1.0 / 3) / 3 + 2 * std::log(2.0 / 3) / 3) / 2));
+  CHECK(probs(0, 0) == doctest::Approx(1.0 / 3));
+  CHECK(probs(0, 2) == 0.0);
+  CHECK(probs(1, 2) == 1.0);
+  CHECK(grad(0, 0) == doctest::Approx((1.0 / 3) / 2));
+  CHECK(grad(0, 1) == doctest::Approx((2.0 / 3 - 1) / 2));
+  CHECK(grad(0, 2) == 0.0);
+  CHECK(grad(1, 2) == 0.0);
+  // Finite differences on the unmasked logits.
+  gsearch::Rng rng(5);
+  MatD x = nn_test::random_matrix(rng, 3, 4), t(3, 4), m = MatD::Ones(3, 4);
+  m(1, 3) = 0;
+  t << 0.5, 0.5, 0, 0, 0.1, 0.2, 0.7, 0, 0, 0, 0, 1;
+  MatD g, scratch;
+  (void)nn::softmax_cross_entropy<double>(x, t, m, g);
+  for (nn::Index k = 0; k < x.size(); ++k) {
+    if (m.data()[k] == 0) continue;
+    MatD up = x, down = x;
+    up.data()[k] += 1e-6;
+    down.data()[k] -= 1e-6;
+    const double numeric = (nn::softmax_cross_entropy<double>(up, t, m, scratch).loss -
+                            nn::softmax_cross_entropy<double>(down, t, m, scratch).loss) /
+                           2e-6;
+    CHECK(g.data()[k] == doctest::Approx(numeric).epsilon(1e-6));
+  }
+  MatD no(1, 2), none = MatD::Zero(1, 2);
+  no << 1, 2;
+  CHECK_THROWS_AS((void)nn::softmax_cross_entropy<double>(no, none, none, g),
+                  std::invalid_argument);
+  CHECK_THROWS_AS((void)nn::softmax_cross_entropy<double>(no, t, m, g), std::invalid_argument);
+}

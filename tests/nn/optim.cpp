@@ -81,3 +81,35 @@ TEST_CASE("bad optimiser settings are refused") {
   CHECK_THROWS_AS(nn::BasicAdam<double>(s.params(), {.beta1 = 1.0}), std::invalid_argument);
   CHECK_THROWS_AS(nn::BasicRmsProp<double>(s.params(), {.alpha = -0.5}), std::invalid_argument);
 }
+
+// θ = 1, lr 0.1, weight decay 0.5, gradient 0: the step sees g = 0.5·θ = 0.5, as in
+// "Adam: two steps" above, so θ = 0.900000002; the gradient itself stays 0.
+TEST_CASE("Adam: weight decay adds wd·θ to the gradient it reads") {
+  Scalar s;
+  nn::BasicAdam<double> adam(s.params(), {.lr = 0.1, .weight_decay = 0.5});
+  s.grad(0, 0) = 0.0;
+  adam.step();
+  CHECK(s.value(0, 0) == doctest::Approx(0.900000002).epsilon(1e-12));
+  CHECK(s.grad(0, 0) == 0.0);
+  CHECK_THROWS_AS(nn::BasicAdam<double>(s.params(), {.weight_decay = -1}), std::invalid_argument);
+}
+
+TEST_CASE("Adam: the learning rate and the moments can be set, as a checkpoint does") {
+  Scalar a, b;
+  nn::BasicAdam<double> first(a.params(), {.lr = 0.1});
+  a.grad(0, 0) = 0.5;
+  first.step();
+  first.set_lr(0.05);
+  CHECK(first.lr() == 0.05);
+  CHECK_THROWS_AS(first.set_lr(0), std::invalid_argument);
+  // A second optimiser given the first's state takes the same next step.
+  nn::BasicAdam<double> second(b.params(), {.lr = 0.05});
+  b.value = a.value;
+  second.first_moments() = first.first_moments();
+  second.second_moments() = first.second_moments();
+  second.set_steps(first.steps());
+  a.grad(0, 0) = b.grad(0, 0) = -1.0;
+  first.step();
+  second.step();
+  CHECK(a.value(0, 0) == b.value(0, 0));
+}

@@ -6,9 +6,17 @@
 //                                          |d| − β/2 otherwise              sign(d)/M otherwise
 // with M = B·K and β = 1 by default (PyTorch's SmoothL1Loss). The paper trains UCT-AE with MSE
 // and GAT-AE with SmoothL1.
+//
+// AlphaZero's policy loss is a masked softmax cross-entropy, averaged over the B rows:
+//   p_b = softmax of row b of the logits over the columns where mask_b > 0 (0 elsewhere)
+//   L = −(1/B) Σ_b Σ_a t_ba · log p_ba                     dL/dlogits_ba = (p_ba − t_ba) / B
+// for targets t that are 0 outside the mask and sum to 1 in each row (a search's visit
+// shares); it also gives the mean entropy −Σ p log p of the predictions.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -54,6 +62,62 @@ T smooth_l1_loss(const ConstRef<T>& pred, const ConstRef<T>& target, MatrixT<T>&
   const T loss = small.select(d.square() / (T(2) * beta), d.abs() - beta / T(2)).sum() / m;
   grad = (small.select(d / beta, d.sign()) / m).matrix();
   return loss;
+}
+
+// What softmax_cross_entropy() returns: the loss and the predictions' mean entropy.
+template <class T>
+struct CrossEntropy {
+  T loss = 0;
+  T entropy = 0;
+};
+
+// The masked softmax cross-entropy above; writes dL/dlogits into `grad` (resized to the logits'
+// shape) and, when given, the probabilities into `probs` (resized too). Throws
+// std::invalid_argument when the shapes differ, are empty, or a row's mask is all zero.
+
+template <class T>
+CrossEntropy<T> softmax_cross_entropy(const ConstRef<T>& logits, const ConstRef<T>& target,
+                                      const ConstRef<T>& mask, MatrixT<T>& grad,
+                                      MatrixT<T>* probs = nullptr) {
+  detail::check_loss_shapes("softmax_cross_entropy", logits, target);
+  detail::check_loss_shapes("softmax_cross_entropy", logits, mask);
+  const Index rows = logits.rows(), cols = logits.cols();
+  grad.resize(rows, cols);
+  if (probs) probs->resize(rows, cols);
+  CrossEntropy<T> out;
+  for (Index b = 0; b < rows; ++b) {
+    T top = -std::numeric_limits<T>::infinity();
+    for (Index a = 0; a < cols; ++a)
+      if (mask(b, a) > T(0)) top = std::max(top, logits(b, a));
+    if (top == -std::numeric_limits<T>::infinity())
+      throw std::invalid_argument("softmax_cross_entropy: row " + std::to_string(b) +
+                                  " has no unmasked column");
+    T total = 0;
+    for (Index a = 0; a < cols; ++a) {
+      const T e = mask(b, a) > T(0) ? std::exp(logits(b, a) - top) : T(0);
+      grad(b, a) = e;
+      total += e;
+    }
+    const T log_total = std::log(total);
+    for (Index a = 0; a < cols; ++a) {
+      if (mask(b, a) <= T(0)) {
+        grad(b, a) = T(0);
+        continue;
+      }
+      const T log_p = logits(b, a) - top - log_total;
+      const T p = grad(b, a) / total;
+      out.loss -= target(b, a) * log_p;
+      out.entropy -= p * log_p;
+      grad(b, a) = (p - target(b, a)) / T(rows);
+      if (probs) (*probs)(b, a) = p;
+    }
+    if (probs)
+      for (Index a = 0; a < cols; ++a)
+        if (mask(b, a) <= T(0)) (*probs)(b, a) = T(0);
+  }
+  out.loss /= T(rows);
+  out.entropy /= T(rows);
+  return out;
 }
 
 }  // namespace gsearch::nn

@@ -26,6 +26,9 @@ struct AdamConfig {
   double beta1 = 0.9;
   double beta2 = 0.999;
   double eps = 1e-8;
+  // L2 penalty (torch.optim.Adam's weight_decay): g ← g + weight_decay · θ before the update,
+  // the gradient of (weight_decay / 2)·‖θ‖². The gradients themselves are left as they were.
+  double weight_decay = 0;
 };
 
 struct RmsPropConfig {
@@ -41,8 +44,9 @@ class BasicAdam {
   // std::invalid_argument for a non-positive lr or betas outside [0, 1).
   BasicAdam(ParamListT<T> params, const AdamConfig& cfg) : params_(std::move(params)), cfg_(cfg) {
     if (!(cfg.lr > 0) || !(cfg.beta1 >= 0 && cfg.beta1 < 1) || !(cfg.beta2 >= 0 && cfg.beta2 < 1) ||
-        !(cfg.eps >= 0))
-      throw std::invalid_argument("adam: lr must be > 0, betas in [0, 1), eps >= 0");
+        !(cfg.eps >= 0) || !(cfg.weight_decay >= 0))
+      throw std::invalid_argument(
+          "adam: lr must be > 0, betas in [0, 1), eps and weight_decay >= 0");
     for (const auto& p : params_) {
       m_.push_back(MatrixT<T>::Zero(p.value->rows(), p.value->cols()));
       v_.push_back(MatrixT<T>::Zero(p.value->rows(), p.value->cols()));
@@ -55,9 +59,9 @@ class BasicAdam {
     const double c1 = 1.0 - std::pow(cfg_.beta1, static_cast<double>(t_));
     const double c2 = 1.0 - std::pow(cfg_.beta2, static_cast<double>(t_));
     const T b1 = T(cfg_.beta1), b2 = T(cfg_.beta2), step = T(cfg_.lr / c1);
-    const T inv_sqrt_c2 = T(1.0 / std::sqrt(c2)), eps = T(cfg_.eps);
+    const T inv_sqrt_c2 = T(1.0 / std::sqrt(c2)), eps = T(cfg_.eps), wd = T(cfg_.weight_decay);
     for (std::size_t i = 0; i < params_.size(); ++i) {
-      const auto g = params_[i].grad->array();
+      const auto g = params_[i].grad->array() + wd * params_[i].value->array();
       m_[i].array() = b1 * m_[i].array() + (T(1) - b1) * g;
       v_[i].array() = b2 * v_[i].array() + (T(1) - b2) * g.square();
       params_[i].value->array() -=
@@ -67,6 +71,20 @@ class BasicAdam {
   void zero_grad() { nn::zero_grad(params_); }
   [[nodiscard]] long steps() const noexcept { return t_; }
   [[nodiscard]] const ParamListT<T>& params() const noexcept { return params_; }
+
+  // The learning rate of the next steps (a schedule sets it between steps). Throws
+  // std::invalid_argument unless lr > 0.
+  void set_lr(double lr) {
+    if (!(lr > 0)) throw std::invalid_argument("adam: lr must be > 0");
+    cfg_.lr = lr;
+  }
+  [[nodiscard]] double lr() const noexcept { return cfg_.lr; }
+
+  // The optimiser's state — first and second moments, one per parameter, and the step count —
+  // for checkpoints: saved with the model, restored before training resumes.
+  [[nodiscard]] std::vector<MatrixT<T>>& first_moments() noexcept { return m_; }
+  [[nodiscard]] std::vector<MatrixT<T>>& second_moments() noexcept { return v_; }
+  void set_steps(long t) noexcept { t_ = t; }
 
  private:
   ParamListT<T> params_;
