@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <map>
 #include <span>
 #include <stdexcept>
 
@@ -323,6 +324,56 @@ TEST_CASE("a prior-value evaluator: batches of leaves, each valued once, wins fo
                           {&calls, &states});
   shared.set_root(TicTacToe{});
   CHECK_THROWS_AS(shared.run(gsearch::Budget::iters(10)), std::invalid_argument);
+}
+
+namespace {
+// Priors ∝ cell + 1 over the legal cells, value 0; and a filter keeping the even cells.
+struct RisingPriorValue {
+  void evaluate_batch(std::span<const TicTacToe> batch, std::span<float> values,
+                      std::span<float> priors) const {
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      gsearch::MoveListOf<TicTacToe> moves;
+      batch[i].legal_moves(moves);
+      values[i] = 0.0f;
+      float total = 0;
+      for (const auto& m : moves) total += static_cast<float>(m.cell + 1);
+      for (std::size_t k = 0; k < moves.size(); ++k)
+        priors[i * TicTacToe::max_moves + k] = static_cast<float>(moves[k].cell + 1) / total;
+    }
+  }
+};
+struct EvenCells {
+  void operator()(const TicTacToe&, gsearch::MoveListOf<TicTacToe>& moves) const {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < moves.size(); ++i)
+      if (moves[i].cell % 2 == 0) moves[kept++] = moves[i];
+    moves.truncate(kept);
+  }
+};
+}  // namespace
+
+TEST_CASE("a prior-value search keeps to the expansion's filter and top_k, priors rescaled") {
+  using Restricted = mcts::Expansion<mcts::NoPrior, EvenCells>;
+  for (const std::uint32_t top_k : {0u, 3u}) {
+    CAPTURE(top_k);
+    mcts::Search<TicTacToe, mcts::Puct, Restricted, RisingPriorValue> search(
+        {.seed = 1, .batch = 4}, {}, Restricted{.top_k = top_k});
+    search.set_root(TicTacToe{});
+    search.run(gsearch::Budget::iters(200));
+    std::map<int, float> priors;
+    for (const auto c : search.tree().children(0))
+      priors[search.tree()[c].move.cell] = search.tree()[c].prior;
+    // Even cells 0, 2, 4, 6, 8 with priors ∝ 1, 3, 5, 7, 9; the top 3: 8, 6, 4.
+    const std::map<int, float> want =
+        top_k ? std::map<int, float>{{4, 5 / 21.f}, {6, 7 / 21.f}, {8, 9 / 21.f}}
+              : std::map<int, float>{
+                    {0, 1 / 25.f}, {2, 3 / 25.f}, {4, 5 / 25.f}, {6, 7 / 25.f}, {8, 9 / 25.f}};
+    REQUIRE(priors.size() == want.size());
+    for (const auto& [cell, p] : want) CHECK(priors[cell] == doctest::Approx(p));
+    // The nodes below are restricted too (up to four stones the even cells never run out).
+    for (const auto c : search.tree().children(0))
+      for (const auto g : search.tree().children(c)) CHECK(search.tree()[g].move.cell % 2 == 0);
+  }
 }
 
 TEST_CASE("Dirichlet noise at the root, the visit distribution, moves drawn by temperature") {

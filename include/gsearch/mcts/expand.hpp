@@ -11,7 +11,8 @@
 //
 // Expansion<Prior, Filter> covers the classic variants with one mechanism:
 //   - all children (the default, ExpandAll);
-//   - a user candidate filter that removes moves (e.g. Gomoku's local window);
+//   - a user candidate filter that removes moves, keeping the order of the others (e.g.
+//     Gomoku's local window);
 //   - priors from a user function, children sorted by prior (best first);
 //   - forward pruning: only the top_k children by prior are kept (INVADERMC keeps ~400);
 //   - progressive widening: widen_initial children open at first, widen_step more every
@@ -47,8 +48,8 @@ template <class Prior = NoPrior, class Filter = NoFilter>
 struct Expansion {
   // prior(state, moves, priors): writes one prior per move (bulk, so a network can batch).
   Prior prior{};
-  // filter(state, moves): removes moves in place. If it removes every move, the unfiltered
-  // list is used (a non-terminal node must have a child).
+  // filter(state, moves): removes moves in place, keeping the order of the others. If it
+  // removes every move, the unfiltered list is used (a non-terminal node must have a child).
   Filter filter{};
   std::uint32_t top_k = 0;           // keep only the best top_k children by prior (0 = all)
   std::uint32_t widen_initial = 0;   // progressive widening: children open at first (0 = off)
@@ -83,6 +84,39 @@ struct Expansion {
       sort_by_key_descending(moves, priors);
       if (top_k && moves.size() > top_k) moves.truncate(top_k);
     }
+  }
+
+  // With a prior-value evaluator (mcts.hpp), whose network gives the priors: keeps of the
+  // legal moves `moves`, whose priors are `priors` (one per move, same order), those the
+  // filter keeps — each prior follows its move — then the top_k by prior, and when any move
+  // was removed, rescales the kept priors to sum 1 (the Gomoku report renormalises the
+  // filtered priors before expansion).
+  template <Game G>
+  void restrict_priors(const G& state, MoveListOf<G>& moves, float* priors) const {
+    const std::size_t before = moves.size();
+    if constexpr (!std::is_same_v<Filter, NoFilter>) {
+      if (!moves.empty()) {
+        MoveListOf<G> kept = moves;
+        filter(state, kept);
+        if (!kept.empty() && kept.size() < moves.size()) {
+          std::size_t j = 0;
+          for (std::size_t i = 0; i < moves.size() && j < kept.size(); ++i)
+            if (moves[i] == kept[j]) priors[j++] = priors[i];
+          GSEARCH_ASSERT(j == kept.size());  // the filter kept the moves' order
+          moves = kept;
+        }
+      }
+    }
+    if (top_k && moves.size() > top_k) {
+      sort_by_key_descending(moves, priors);
+      moves.truncate(top_k);
+    }
+    if (moves.size() == before) return;
+    double total = 0;
+    for (std::size_t i = 0; i < moves.size(); ++i) total += priors[i];
+    if (total > 0)
+      for (std::size_t i = 0; i < moves.size(); ++i)
+        priors[i] = static_cast<float>(priors[i] / total);
   }
 };
 

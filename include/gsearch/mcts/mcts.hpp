@@ -100,7 +100,9 @@ class SpinLock {
 // lists. Given as Search's Evaluate, it replaces both the expansion's priors and the playouts:
 // a new leaf is expanded at once with its priors (so an evaluator runs once per leaf, never
 // twice), up to Params::batch leaves are gathered under virtual loss before each call, and
-// the Expand policy is used only for progressive widening (open()).
+// the Expand policy is used for progressive widening (open()) and, when it has one
+// (Expansion's restrict_priors), to restrict the children: its candidate filter and top_k
+// applied to the evaluator's priors, as the Gomoku report's restricted AlphaZero does.
 template <class E, class G>
 concept PriorValueEvaluator = Game<G> &&
     requires(E& e, std::span<const G> states, std::span<float> values, std::span<float> p) {
@@ -496,13 +498,18 @@ class Search {
       return run_serial(limits);
   }
 
-  // Expands `n` with every legal move of `state` and the priors an evaluator gave them
-  // (row: the priors in legal_moves() order), best prior first; at the root, mixed with
-  // Dirichlet noise when Params::dirichlet_alpha > 0. Within Params::max_nodes (the root
-  // always).
+  // Expands `n` with the legal moves of `state` and the priors an evaluator gave them
+  // (row: the priors in legal_moves() order), best prior first — restricted by the Expand
+  // policy when it offers restrict_priors() (expand.hpp); at the root, mixed with Dirichlet
+  // noise when Params::dirichlet_alpha > 0. Within Params::max_nodes (the root always).
   void expand_with_priors(NodeId n, const G& state, const float* row) {
     MoveListOf<G> moves;
     state.legal_moves(moves);
+    if constexpr (requires(MoveListOf<G> & m, float* p) { expand_.restrict_priors(state, m, p); }) {
+      std::copy(row, row + moves.size(), restricted_.begin());
+      expand_.restrict_priors(state, moves, restricted_.data());
+      row = restricted_.data();
+    }
     if (n != 0 && params_.max_nodes && tree_.size() + moves.size() > params_.max_nodes) return;
     std::array<std::uint16_t, G::max_moves> order;
     for (std::size_t i = 0; i < moves.size(); ++i) order[i] = static_cast<std::uint16_t>(i);
@@ -788,6 +795,7 @@ class Search {
   std::vector<Leaf> batch_leaves_;
   std::vector<float> batch_values_, batch_priors_;
   std::vector<double> noise_;
+  std::array<float, G::max_moves> restricted_{};  // the priors Expand::restrict_priors keeps
 };
 
 }  // namespace gsearch::mcts
