@@ -10,6 +10,8 @@
 //   gomoku play    [BOARD] [--agent SPEC] [--colour black|white]
 //   gomoku analyze [BOARD] [--agent SPEC]
 //   gomoku engine  [--board WxH] [--k K] [--agent SPEC]
+//   gomoku train   --out DIR [--board WxH] [--k K] [--restrict R] [--minutes M] [--batches N] ...
+//   gomoku selfplay --weights FILE --records FILE [--board WxH] [--k K] [--games G] ...
 // BOARD is [--board WxH] [--k K] [--position TEXT] [--moves M...]: the empty board (15x15,
 // k = 5 by default) or a position in the text format of docs/gomoku.md, then moves played.
 //
@@ -25,6 +27,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -37,6 +40,7 @@
 #include <vector>
 
 #include "cli/engine_session.hpp"
+#include "gomoku/learn/train.hpp"
 #include "gomoku/players/agents.hpp"
 #include "gomoku/players/candidates.hpp"
 #include "gomoku/rules/position.hpp"
@@ -554,6 +558,199 @@ void add_play_commands(CLI::App& app) {
   }
 }
 
+// The options that shape a training run (gomoku train) or its self-play (gomoku selfplay).
+struct LearnOpts {
+  BoardOpts board;
+  std::string restrict_text = "none", trunk = "32,64,128";
+  gomoku::learn::TrainConfig cfg;
+};
+
+void add_learn_options(CLI::App& cmd, LearnOpts& o) {
+  add_board_options(cmd, o.board, false);
+  cmd.add_option("--restrict", o.restrict_text,
+                 "Candidate restriction, e.g. window=6,threats (default none)");
+  cmd.add_option("--trunk", o.trunk, "Channels of the network's 3x3 layers (default 32,64,128)");
+  add_number(cmd, "--playouts", o.cfg.playouts, "Playouts per move (default 400)", std::uint64_t{1},
+             std::uint64_t{1'000'000});
+  add_number(cmd, "--threads,-t", o.cfg.threads, "Self-play games played at once (default 1)", 1u,
+             64u);
+  add_number(cmd, "--seed", o.cfg.seed, "Seed of every random choice (default 1)", std::uint64_t{0},
+             std::numeric_limits<std::uint64_t>::max());
+}
+
+// The configuration the options give. Throws BadInput or std::invalid_argument.
+gomoku::learn::TrainConfig learn_config(LearnOpts& o) {
+  gomoku::learn::TrainConfig cfg = o.cfg;
+  const Position start = empty_board(o.board);
+  cfg.width = start.width();
+  cfg.height = start.height();
+  cfg.k = start.k();
+  cfg.restriction = gomoku::parse_restriction(o.restrict_text);
+  cfg.trunk.clear();
+  std::stringstream in(o.trunk);
+  for (std::string part; std::getline(in, part, ',');) {
+    int c = 0;
+    const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), c);
+    if (ec != std::errc() || ptr != part.data() + part.size() || c < 1 || c > 512)
+      throw BadInput("--trunk \"" + o.trunk.substr(0, 40) +
+                     "\": expected channels in [1, 512], e.g. 32,64,128");
+    cfg.trunk.push_back(c);
+  }
+  if (cfg.trunk.empty() || cfg.trunk.size() > 16)
+    throw BadInput("--trunk \"" + o.trunk.substr(0, 40) +
+                   "\": expected 1 to 16 layers, e.g. 32,64,128");
+  return cfg;
+}
+
+void add_learn_commands(CLI::App& app) {
+  {
+    struct Opts {
+      LearnOpts learn;
+      std::string out;
+      double minutes = 0;
+      std::size_t batches = 1500, checkpoint_every = 10;
+    };
+    auto o = std::make_shared<Opts>();
+    auto* cmd = app.add_subcommand(
+        "train", "AlphaZero-style self-play training (resumes the run in --out when there is one)");
+    cmd->add_option("--out", o->out, "The run's directory: checkpoint, weights, metrics, plots")
+        ->required();
+    add_learn_options(*cmd, o->learn);
+    cmd->add_option("--minutes", o->minutes,
+                    "Stop after this much training time in this call (default: no limit)")
+        ->check(CLI::Range(0.0, 1e6));
+    add_number(*cmd, "--batches", o->batches,
+               "Stop once the run has this many batches (default 1500)", std::size_t{1},
+               std::size_t{100'000'000});
+    add_number(*cmd, "--checkpoint-every", o->checkpoint_every,
+               "Batches between checkpoints (default 10)", std::size_t{1}, std::size_t{1'000'000});
+    auto& cfg = o->learn.cfg;
+    add_number(*cmd, "--buffer", cfg.buffer, "Replay buffer size in samples (default 10000)",
+               std::size_t{1}, std::size_t{10'000'000});
+    add_number(*cmd, "--batch-size", cfg.batch, "Samples per update (default 512)", std::size_t{1},
+               std::size_t{1'000'000});
+    add_number(*cmd, "--epochs", cfg.epochs, "Adam steps per update (default 5)", 1, 1000);
+    cmd->add_option("--lr", cfg.lr, "Adam's learning rate (default 2e-3)")
+        ->check(CLI::Range(1e-9, 1.0));
+    add_number(*cmd, "--eval-every", cfg.eval_every,
+               "Batches between evaluations, 0 = none (default 50)", std::size_t{0},
+               std::size_t{1'000'000});
+    add_number(*cmd, "--eval-games", cfg.eval_games, "Games per evaluation (default 10)",
+               std::size_t{1}, std::size_t{10'000});
+    add_number(*cmd, "--eval-playouts", cfg.eval_playouts,
+               "The pure MCTS opponent's playouts (default 1000)", std::uint64_t{1},
+               std::uint64_t{10'000'000});
+    cmd->callback([o] {
+      const gomoku::learn::TrainConfig cfg = learn_config(o->learn);
+      const std::filesystem::path dir = o->out;
+      try {
+        std::filesystem::create_directories(dir);
+        gsearch::check_directory_writable(dir);
+      } catch (const std::exception& e) {
+        throw BadInput("--out " + o->out + ": " + e.what());
+      }
+      gomoku::learn::Trainer trainer(cfg);
+      const auto checkpoint = dir / "checkpoint.bin";
+      if (std::filesystem::exists(checkpoint)) {
+        std::string blob;
+        try {
+          blob = gsearch::read_file(checkpoint, std::size_t{1} << 31);
+          trainer.restore(blob, checkpoint.string());
+        } catch (const gsearch::FileError& e) {
+          throw BadInput(e.what());
+        } catch (const std::runtime_error& e) {
+          throw BadInput(e.what());
+        }
+        std::printf("resumed %s at batch %zu (%.0f s of training so far)\n", o->out.c_str(),
+                    trainer.batches(), trainer.seconds());
+      } else {
+        gsearch::write_file_atomically(dir / "config.json", cfg.to_json().dump(2) + "\n");
+      }
+      const auto save = [&] {
+        gsearch::write_file_atomically(checkpoint, trainer.checkpoint());
+        gsearch::nn::save_weights(dir / "weights.json", trainer.network());
+        gomoku::learn::write_metrics(dir, trainer.metrics());
+      };
+      g_stop = false;
+      g_signal = 0;
+      auto* old_int = std::signal(SIGINT, on_stop_signal);
+      auto* old_term = std::signal(SIGTERM, on_stop_signal);
+      gsearch::Stopwatch watch;
+      try {
+        while (trainer.batches() < o->batches && !g_stop.load() &&
+               (o->minutes <= 0 || watch.seconds() < 60 * o->minutes)) {
+          const auto row = trainer.run_batch([&](double ratio) {
+            if (ratio >= trainer.best_win_ratio())
+              gsearch::nn::save_weights(dir / "best.json", trainer.network());
+          });
+          std::printf(
+              "batch %5zu  games %6zu  length %5.1f  buffer %6zu  loss %7.4f  entropy %6.3f  kl "
+              "%8.5f  "
+              "lr x%5.3f  %7.0f s%s\n",
+              row.batch, row.games, row.game_length, row.buffer, row.loss, row.entropy, row.kl,
+              row.lr_multiplier, row.seconds,
+              std::isnan(row.win_ratio) ? ""
+                                        : ("  win ratio " + std::to_string(row.win_ratio)).c_str());
+          std::fflush(stdout);
+          if (row.batch % o->checkpoint_every == 0) save();
+        }
+        save();
+      } catch (...) {
+        std::signal(SIGINT, old_int);
+        std::signal(SIGTERM, old_term);
+        throw;
+      }
+      std::signal(SIGINT, old_int);
+      std::signal(SIGTERM, old_term);
+      std::printf("checkpoint at batch %zu in %s; best win ratio %.2f\n", trainer.batches(),
+                  o->out.c_str(), trainer.best_win_ratio());
+      if (g_stop.load()) throw Interrupted(g_signal ? g_signal : SIGINT);
+    });
+  }
+  {
+    struct Opts {
+      LearnOpts learn;
+      std::string weights, records;
+      std::size_t games = 10;
+    };
+    auto o = std::make_shared<Opts>();
+    auto* cmd = app.add_subcommand("selfplay",
+                                   "Play self-play games with a trained network and record them");
+    cmd->add_option("--weights", o->weights, "A network (weights.json of gomoku train)")
+        ->required();
+    cmd->add_option("--records", o->records, "Write every game as one JSON line to this file")
+        ->required();
+    add_learn_options(*cmd, o->learn);
+    add_number(*cmd, "--games,-g", o->games, "Games (default 10)", std::size_t{1},
+               std::size_t{1'000'000});
+    cmd->callback([o] {
+      const gomoku::learn::TrainConfig cfg = learn_config(o->learn);
+      check_output_file(o->records);
+      const auto net = gomoku::learn::load_network(o->weights, cfg.width, cfg.height);
+      const Position start = Position::empty(cfg.width, cfg.height, cfg.k);
+      std::string text;
+      double plies = 0;
+      int wins[3] = {0, 0, 0};
+      for (std::size_t g = 0; g < o->games; ++g) {
+        std::uint64_t s = cfg.seed * 0x9e3779b97f4a7c15ULL + g;
+        const auto game = gomoku::learn::self_play_game(*net, cfg, gsearch::splitmix64(s));
+        Record r;
+        r.index = g;
+        r.players[0] = r.players[1] = "selfplay:weights=" + o->weights;
+        r.seed = s;
+        r.moves = game.moves;
+        r.result = game.winner < 0 ? 0.0 : game.winner == gomoku::kBlack ? 1.0 : -1.0;
+        text += record_json(r, start).dump() + '\n';
+        plies += static_cast<double>(game.moves.size());
+        ++wins[game.winner < 0 ? 2 : game.winner];
+      }
+      gsearch::write_file_atomically(o->records, text);
+      std::printf("%zu games: Black won %d, White %d, drawn %d; %.1f plies on average\n", o->games,
+                  wins[0], wins[1], wins[2], plies / static_cast<double>(o->games));
+    });
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -564,6 +761,7 @@ int main(int argc, char** argv) {
   add_rules_commands(app);
   add_match_commands(app);
   add_play_commands(app);
+  add_learn_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const Interrupted& e) {

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gomoku/learn/network.hpp"
 #include "gomoku/players/candidates.hpp"
 #include "gomoku/rules/position.hpp"
 #include "gsearch/core/budget.hpp"
@@ -263,6 +264,86 @@ class MctsAgent final : public Agent {
   std::uint64_t seed_ = 1;
 };
 
+// az: AlphaZero's search — PUCT over the policy-value network's priors and values, leaves
+// valued in batches — with the network of a weight file (`gomoku train` writes them), on the
+// candidate set of candidates.hpp, the network's priors renormalised over it (the report's
+// restricted AlphaZero) and optionally cut to the top k.
+class AzAgent final : public Agent {
+ public:
+  struct Params {
+    std::string weights;           // a weight file, or "" with a network given in code
+    std::uint64_t playouts = 400;  // iterations per move (0 = none: a time budget is set)
+    double ms = 0;                 // time per move in milliseconds (0 = none)
+    double c = 5;                  // c_puct
+    std::uint32_t batch = 8;       // leaves valued per network call
+    std::uint32_t top_k = 0;       // keep the k best candidates by prior (0 = all)
+    Restriction restriction{};
+  };
+  using Expand = gsearch::mcts::Expansion<gsearch::mcts::NoPrior, CandidateFilter>;
+  using Search =
+      gsearch::mcts::Search<Position, gsearch::mcts::Puct, Expand, learn::NetworkEvaluator>;
+
+  // Reads the network from p.weights at the first move (its board size is the game's).
+  explicit AzAgent(const Params& p) : params_(p) {}
+  // Plays with `net` (copied).
+  AzAgent(const Params& p, const gsearch::nn::PolicyValueConv& net) : params_(p) { build(net); }
+
+  [[nodiscard]] std::string name() const override {
+    return "az:weights=" +
+           (params_.weights.empty() ? std::string("(in memory)") : params_.weights) +
+           ",playouts=" + std::to_string(params_.playouts) +
+           ",ms=" + detail::number_text(params_.ms) + ",c=" + detail::number_text(params_.c) +
+           ",batch=" + std::to_string(params_.batch) +
+           ",window=" + std::to_string(params_.restriction.window) +
+           ",threats=" + std::to_string(params_.restriction.threats) +
+           ",topk=" + std::to_string(params_.top_k);
+  }
+  void reset(std::uint64_t seed) override { seed_ = seed; }
+  Move choose(const Position& pos, const std::optional<gsearch::Budget>& budget) override {
+    gsearch::Stopwatch watch;
+    if (!search_ || pos.width() != width_ || pos.height() != height_) {
+      if (params_.weights.empty()) throw SpecError("agent az: a network for another board size");
+      build(*learn::load_network(params_.weights, pos.width(), pos.height()));
+      width_ = pos.width();
+      height_ = pos.height();
+    }
+    std::uint64_t s =
+        seed_ ^ (0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(pos.stone_count() + 1));
+    search_->reseed(gsearch::splitmix64(s));
+    search_->set_root(pos);
+    gsearch::Budget b =
+        budget ? *budget
+               : gsearch::Budget{.iterations = params_.playouts, .seconds = params_.ms / 1000.0};
+    b.nodes = 0;
+    const auto stats = search_->run(b);
+    const Move m = search_->best_move();
+    info_ = {};
+    info_.pv = search_->principal_variation(16);
+    if (info_.pv.empty()) info_.pv = {m};
+    for (const auto& child : search_->root_children())
+      if (child.move == m) info_.value = child.q;
+    info_.iterations = stats.iterations;
+    info_.candidates = search_->tree().children(0).size();
+    info_.seconds = watch.seconds();
+    return m;
+  }
+
+ private:
+  void build(const gsearch::nn::PolicyValueConv& net) {
+    width_ = static_cast<int>(net.shape().width);
+    height_ = static_cast<int>(net.shape().height);
+    search_.emplace(gsearch::mcts::Params{.batch = params_.batch},
+                    gsearch::mcts::Puct{.c = params_.c},
+                    Expand{.filter = CandidateFilter{params_.restriction}, .top_k = params_.top_k},
+                    learn::NetworkEvaluator(net));
+  }
+
+  Params params_;
+  std::optional<Search> search_;
+  int width_ = 0, height_ = 0;
+  std::uint64_t seed_ = 1;
+};
+
 // Builds an agent from its spec; throws SpecError naming the problem.
 [[nodiscard]] inline std::unique_ptr<Agent> make_agent(std::string_view text) {
   detail::Spec spec = detail::parse_spec(text);
@@ -290,8 +371,34 @@ class MctsAgent final : public Agent {
     if (time_alone && p.ms > 0) p.playouts = 0;
     return std::make_unique<MctsAgent>(p);
   }
+  if (spec.name == "az") {
+    AzAgent::Params p;
+    const auto it = spec.params.find("weights");
+    if (it == spec.params.end())
+      throw SpecError("agent \"" + spec.text + "\": az needs weights=FILE");
+    p.weights = it->second;
+    spec.params.erase(it);
+    try {  // read now: a file that is not a network is refused before any game starts
+      (void)learn::load_network_shape(p.weights);
+    } catch (const gsearch::nn::WeightFileError& e) {
+      throw SpecError("agent \"" + spec.text + "\": " + e.what());
+    }
+    const bool time_alone = spec.params.contains("ms") && !spec.params.contains("playouts");
+    p.playouts = spec.number<std::uint64_t>("playouts", p.playouts, 0, 1'000'000'000);
+    p.ms = spec.number<double>("ms", p.ms, 0, 1e9);
+    p.c = spec.number<double>("c", p.c, 0, 100);
+    p.batch = spec.number<std::uint32_t>("batch", p.batch, 1, 1024);
+    p.top_k = spec.number<std::uint32_t>("topk", 0, 0, 225);
+    p.restriction.window = spec.number<int>("window", 0, 0, kMaxSide);
+    p.restriction.threats = spec.number<int>("threats", 0, 0, 3);
+    spec.finish("weights, playouts, ms, c, batch, window, threats, topk");
+    if (p.playouts == 0 && p.ms == 0)
+      throw SpecError("agent \"" + spec.text + "\": playouts=0 needs a time budget (ms=T)");
+    if (time_alone && p.ms > 0) p.playouts = 0;
+    return std::make_unique<AzAgent>(p);
+  }
   throw SpecError("agent \"" + spec.text + "\": unknown agent \"" + spec.name +
-                  "\" (random, greedy, mcts)");
+                  "\" (random, greedy, mcts, az)");
 }
 
 // One line per agent: its name, its parameters with defaults, and what it is.
@@ -301,7 +408,11 @@ class MctsAgent final : public Agent {
          "mcts:playouts=1000,ms=0,c=0.5,solver=0,window=0,threats=0\n"
          "                       UCT with random playouts (pure MCTS), restricted to the local\n"
          "                       window and threat moves (window=0: every legal move); a time\n"
-         "                       given alone (ms=T) is the whole budget\n";
+         "                       given alone (ms=T) is the whole budget\n"
+         "az:weights=FILE,playouts=400,ms=0,c=5,batch=8,window=0,threats=0,topk=0\n"
+         "                       AlphaZero's PUCT over a trained network (gomoku train), on the\n"
+         "                       same candidate set, priors renormalised over it; topk=K keeps\n"
+         "                       the K best candidates by prior\n";
 }
 
 // An owning handle that models gsearch::arena::Agent<Position>, for matches.
