@@ -135,6 +135,35 @@ TEST_CASE("Dense (cuBLAS + activation) equals nn::Linear + Activation, forward a
   }
 }
 
+TEST_CASE("Conv2d (im2col, cuBLAS, col2im) equals nn::Conv2d + Activation, forward and backward") {
+  cu::Context ctx;
+  gsearch::Rng rng(4);
+  for (const int k : {1, 3}) {
+    CAPTURE(k);
+    nn::Conv2d conv(4, 8, k, 6, 7, rng);
+    conv.bias().setRandom();
+    const auto act = nn::Activation::relu();
+    cu::Conv2d dev(conv, act, 6, 7);
+    cu::DeviceParamList dp;
+    dev.parameters(dp, "");
+    nn::ParamList cp;
+    conv.parameters(cp, "");
+    cu::copy_weights(ctx, cp, dp);
+    const nn::Matrix x = nn::Matrix::Random(5, 6 * 7 * 4), dy = nn::Matrix::Random(5, 6 * 7 * 8);
+    nn::Matrix y(5, 6 * 7 * 8), g(5, 6 * 7 * 8);
+    act.forward(conv.forward(x), y);
+    act.backward(y, dy, g);
+    const nn::Matrix dx = conv.backward(g);
+    const DeviceMatrix dxm(ctx, x), ddy(ctx, dy);
+    CHECK(rel_error(download(ctx, dev.forward(ctx, dxm.get(), 5), 5, 6 * 7 * 8), y) < kForwardTol);
+    CHECK(rel_error(download(ctx, dev.backward(ctx, ddy.get()), 5, 6 * 7 * 4), dx) < kGradTol);
+    const nn::Matrix dw = conv.weight_grad(), db = conv.bias_grad();
+    cu::copy_gradients(ctx, dp, cp);
+    CHECK(rel_error(conv.weight_grad(), dw) < kGradTol);
+    CHECK(rel_error(conv.bias_grad(), db) < kGradTol);
+  }
+}
+
 TEST_CASE("GatAe on the GPU equals nn::GatAe, forward and backward, for each refinement") {
   cu::Context ctx;
   gsearch::Rng rng(3);

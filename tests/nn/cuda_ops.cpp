@@ -1,4 +1,4 @@
-// The CPU references of the CUDA kernels (nn/cuda/ops.hpp) against the Eigen GAT layer: run on
+// The CPU references of the CUDA kernels (nn/cuda/ops.hpp) against the Eigen modules: run on
 // every machine, so the kernels' arithmetic is checked even where no GPU is present.
 #include "gsearch/nn/cuda/ops.hpp"
 
@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "gsearch/nn/conv.hpp"
 #include "gsearch/nn/gat.hpp"
 #include "support.hpp"
 
@@ -86,5 +87,30 @@ TEST_CASE("the kernels' activations equal nn::Activation") {
       CHECK(ops::act_backward(a.kind, slope, y.data()[k], dy.data()[k]) ==
             doctest::Approx(dx.data()[k]));
     }
+  }
+}
+
+TEST_CASE(
+    "the kernels' CPU reference of Conv2d (im2col, col2im) equals nn::Conv2d, forward and back") {
+  gsearch::Rng rng(41);
+  for (const int k : {1, 3, 5}) {
+    CAPTURE(k);
+    nn::Conv2d conv(3, 4, k, 5, 6, rng);
+    conv.bias().setRandom();
+    const nn::Matrix x = nn::Matrix::Random(2, 5 * 6 * 3), dy = nn::Matrix::Random(2, 5 * 6 * 4);
+    const nn::Matrix y = conv.forward(x);
+    const nn::Matrix dx = conv.backward(dy);
+    const ops::ConvShape s{.batch = 2, .h = 5, .w = 6, .c = 3, .k = k};
+    nn::Matrix cols(2 * 5 * 6, k * k * 3);
+    ops::im2col_cpu(s, x.data(), cols.data());
+    nn::Matrix ours = cols * conv.weight();
+    ours.rowwise() += conv.bias().row(0);
+    CHECK((Eigen::Map<const nn::Matrix>(ours.data(), 2, 5 * 6 * 4) - y).cwiseAbs().maxCoeff() <
+          1e-5f);
+    const nn::Matrix dcols =
+        Eigen::Map<const nn::Matrix>(dy.data(), 2 * 5 * 6, 4) * conv.weight().transpose();
+    nn::Matrix back(2, 5 * 6 * 3);
+    ops::col2im_cpu(s, dcols.data(), back.data());
+    CHECK((back - dx).cwiseAbs().maxCoeff() < 1e-5f);
   }
 }

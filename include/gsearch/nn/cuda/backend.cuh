@@ -4,6 +4,8 @@
 //   Context            a stream and a cuBLAS handle (cublas.cuh)
 //   DeviceGraph        a CsrGraph (or a GraphBatch's graph) on the device
 //   Dense              Linear + activation: y = f(x·W + b)    cuBLAS + bias_act_kernel
+//   Conv2d             nn::Conv2d + activation: y = f(im2col(x)·W + b)   im2col, cuBLAS,
+//                      bias_act; backward with cuBLAS and col2im
 //   AutoEncoder        two Dense layers (relu, tanh by default)
 //   GatLayer           eq. 6–8: cuBLAS for Z = X·W, dW, dX; kernels for scores, softmax,
 //                      aggregation and their backward passes (kernels.cuh)
@@ -28,6 +30,7 @@
 #include <vector>
 
 #include "gsearch/nn/autoencoder.hpp"
+#include "gsearch/nn/conv.hpp"
 #include "gsearch/nn/cuda/buffer.cuh"
 #include "gsearch/nn/cuda/check.cuh"
 #include "gsearch/nn/cuda/cublas.cuh"
@@ -166,6 +169,64 @@ class Dense {
   bool bias_ = false;
   const float* x_ = nullptr;
   DeviceBuffer<float> w_, b_, dw_, db_, y_, g_, dx_;  // y, g (rows, out), dx (rows, in)
+};
+
+// y = f(conv(x)): an nn::Conv2d followed by an activation, channels last (conv.hpp).
+class Conv2d {
+ public:
+  Conv2d() = default;
+  Conv2d(const nn::Conv2d& cpu, const Activation& act, int height, int width) : act_(act) {
+    shape_ = {.batch = 0,
+              .h = height,
+              .w = width,
+              .c = static_cast<int>(cpu.in_channels()),
+              .k = static_cast<int>(cpu.kernel())};
+    out_ = static_cast<int>(cpu.out_channels());
+    bias_ = cpu.has_bias();
+    if (cpu.cells() != static_cast<Index>(height) * width)
+      throw std::invalid_argument("cuda conv2d: the layer is for " + std::to_string(cpu.cells()) +
+                                  " cells, not " + shape_string(height, width));
+  }
+
+  // x (batch, H·W·C_in) → y (batch, H·W·C_out), device pointers.
+  const float* forward(const Context& ctx, const float* x, int batch) {
+    shape_.batch = batch;
+    const int rows = batch * shape_.h * shape_.w, taps = shape_.k * shape_.k * shape_.c;
+    float* cols = cols_.reserve(static_cast<std::size_t>(shape_.cols_size()));
+    im2col(shape_, x, cols, ctx.stream());
+    float* y = y_.reserve(static_cast<std::size_t>(rows) * out_);
+    gemm(ctx, false, false, rows, out_, taps, 1.0f, cols, taps, w_.data(), out_, 0.0f, y, out_);
+    bias_act(y, bias_ ? b_.data() : nullptr, rows, out_, act_, ctx.stream());
+    return y;
+  }
+
+  // dL/dy (batch, H·W·C_out) → dL/dx (batch, H·W·C_in); accumulates dW and db.
+  const float* backward(const Context& ctx, const float* dy) {
+    const int rows = shape_.batch * shape_.h * shape_.w, taps = shape_.k * shape_.k * shape_.c;
+    float* g = g_.reserve(static_cast<std::size_t>(rows) * out_);
+    act_backward(y_.data(), dy, g, static_cast<long long>(rows) * out_, act_, ctx.stream());
+    if (bias_) column_sum(g, rows, out_, db_.data(), ctx.stream());
+    gemm(ctx, true, false, taps, out_, rows, 1.0f, cols_.data(), taps, g, out_, 1.0f, dw_.data(),
+         out_);
+    float* dcols = dcols_.reserve(static_cast<std::size_t>(shape_.cols_size()));
+    gemm(ctx, false, true, rows, taps, out_, 1.0f, g, out_, w_.data(), out_, 0.0f, dcols, taps);
+    float* dx = dx_.reserve(static_cast<std::size_t>(shape_.x_size()));
+    col2im(shape_, dcols, dx, ctx.stream());
+    return dx;
+  }
+
+  // "<prefix>W" (, "<prefix>b"), as nn::Conv2d names them.
+  void parameters(DeviceParamList& out, const std::string& prefix) {
+    out.push_back({prefix + "W", &w_, &dw_, shape_.k * shape_.k * shape_.c, out_});
+    if (bias_) out.push_back({prefix + "b", &b_, &db_, 1, out_});
+  }
+
+ private:
+  Activation act_;
+  ops::ConvShape shape_;
+  int out_ = 0;
+  bool bias_ = false;
+  DeviceBuffer<float> w_, b_, dw_, db_, cols_, y_, g_, dcols_, dx_;
 };
 
 // The autoencoder n → p → n of nn::AutoEncoder.

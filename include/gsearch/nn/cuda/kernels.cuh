@@ -15,6 +15,8 @@
 //   gat_softmax_backward_kernel  (node, head)       g_sdst, g_ssrc (atomic)
 //   gat_scores_backward_z_kernel (node, channel)    g_z
 //   gat_scores_backward_att_kernel (head·channel)   g_att_dst, g_att_src
+//   im2col_kernel                element of cols    cols = im2col(x)       (Conv2d)
+//   col2im_kernel                element of dx      dx = col2im(dcols)     (gather, no atomics)
 #pragma once
 
 #include <cuda_runtime.h>
@@ -127,6 +129,18 @@ __global__ void gat_scores_backward_att_kernel(const float* z, const float* g_sd
     ops::gat_scores_backward_att(z, g_sdst, g_ssrc, n, heads, f, c, g_att_dst, g_att_src);
 }
 
+template <int Unused = 0>
+__global__ void im2col_kernel(ops::ConvShape s, const float* x, float* cols) {
+  const long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (t < s.cols_size()) cols[t] = ops::im2col(s, x, t);
+}
+
+template <int Unused = 0>
+__global__ void col2im_kernel(ops::ConvShape s, const float* dcols, float* dx) {
+  const long long t = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  if (t < s.x_size()) dx[t] = ops::col2im(s, dcols, t);
+}
+
 }  // namespace kernels
 
 // --- Launchers: the same arguments as the ops.hpp references, device pointers, a stream ----
@@ -207,6 +221,20 @@ inline void gat_backward(const ops::GatShape& s, const int* offsets, const int* 
   kernels::gat_scores_backward_att_kernel<>
       <<<kernels::blocks_for(hf), kernels::kBlock, 0, stream>>>(z, g_sdst, g_ssrc, s.n, s.heads,
                                                                 s.f, g_att_dst, g_att_src);
+  GSEARCH_CUDA_CHECK_LAUNCH();
+}
+
+// cols = im2col(x) and dx = col2im(dcols) of ops.hpp (Conv2d), one thread per element.
+inline void im2col(const ops::ConvShape& s, const float* x, float* cols, cudaStream_t stream) {
+  const long long n = s.cols_size();
+  if (n == 0) return;
+  kernels::im2col_kernel<><<<kernels::blocks_for(n), kernels::kBlock, 0, stream>>>(s, x, cols);
+  GSEARCH_CUDA_CHECK_LAUNCH();
+}
+inline void col2im(const ops::ConvShape& s, const float* dcols, float* dx, cudaStream_t stream) {
+  const long long n = s.x_size();
+  if (n == 0) return;
+  kernels::col2im_kernel<><<<kernels::blocks_for(n), kernels::kBlock, 0, stream>>>(s, dcols, dx);
   GSEARCH_CUDA_CHECK_LAUNCH();
 }
 

@@ -281,4 +281,56 @@ inline void gat_backward_cpu(const GatShape& s, const int* offsets, const int* i
     gat_scores_backward_att(z, g_sdst, g_ssrc, s.n, s.heads, s.f, c, g_att_dst, g_att_src);
 }
 
+// --- Conv2d (nn/conv.hpp): im2col and col2im, one element per thread ---------------------
+//
+// For a batch of B images on an H×W grid, C channels, a k×k kernel with zero padding
+// r = (k − 1)/2, channels last: x (B, H·W·C), cols (B·H·W, k²·C), element
+// ((b·H + py)·W + px, (dy·k + dx)·C + c) = x[b, (py + dy − r, px + dx − r), c], 0 off the grid.
+struct ConvShape {
+  int batch = 0, h = 0, w = 0, c = 0, k = 1;
+  GSEARCH_HD long long cols_size() const {
+    return static_cast<long long>(batch) * h * w * k * k * c;
+  }
+  GSEARCH_HD long long x_size() const { return static_cast<long long>(batch) * h * w * c; }
+};
+
+// Element t of cols.
+GSEARCH_HD inline float im2col(const ConvShape& s, const float* x, long long t) {
+  const int ch = static_cast<int>(t % s.c);
+  const int tap = static_cast<int>((t / s.c) % (s.k * s.k));
+  const long long pos = t / (static_cast<long long>(s.c) * s.k * s.k);
+  const int p = static_cast<int>(pos % (s.h * s.w));
+  const long long b = pos / (s.h * s.w);
+  const int sy = p / s.w + tap / s.k - s.k / 2, sx = p % s.w + tap % s.k - s.k / 2;
+  if (sy < 0 || sy >= s.h || sx < 0 || sx >= s.w) return 0.0f;
+  return x[((b * s.h + sy) * s.w + sx) * s.c + ch];
+}
+
+// Element t of dx (B, H·W·C) = col2im(dcols): the sum of the cols entries copied from it.
+GSEARCH_HD inline float col2im(const ConvShape& s, const float* dcols, long long t) {
+  const int ch = static_cast<int>(t % s.c);
+  const int cell = static_cast<int>((t / s.c) % (s.h * s.w));
+  const long long b = t / (static_cast<long long>(s.c) * s.h * s.w);
+  const int sy = cell / s.w, sx = cell % s.w, r = s.k / 2;
+  float sum = 0.0f;
+  for (int dy = 0; dy < s.k; ++dy) {
+    const int py = sy - dy + r;
+    if (py < 0 || py >= s.h) continue;
+    for (int dx = 0; dx < s.k; ++dx) {
+      const int px = sx - dx + r;
+      if (px < 0 || px >= s.w) continue;
+      sum += dcols[((b * s.h + py) * s.w + px) * s.k * s.k * s.c + (dy * s.k + dx) * s.c + ch];
+    }
+  }
+  return sum;
+}
+
+// The CPU references: every element, in order.
+inline void im2col_cpu(const ConvShape& s, const float* x, float* cols) {
+  for (long long t = 0; t < s.cols_size(); ++t) cols[t] = im2col(s, x, t);
+}
+inline void col2im_cpu(const ConvShape& s, const float* dcols, float* dx) {
+  for (long long t = 0; t < s.x_size(); ++t) dx[t] = col2im(s, dcols, t);
+}
+
 }  // namespace gsearch::nn::cuda::ops
