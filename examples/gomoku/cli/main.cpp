@@ -1,7 +1,7 @@
 // gomoku — the command-line front end of the Gomoku example of gsearch.
 //
 //   gomoku show    [BOARD] [--ascii]
-//   gomoku legal   [BOARD] [--restrict R]
+//   gomoku legal   [BOARD] [--restrict R] [--records FILE]
 //   gomoku perft   [BOARD] --depth D [--divide]
 //   gomoku agents
 //   gomoku match A B [--board WxH] [--k K] [--games G] [--threads T] [--seed S]
@@ -235,8 +235,8 @@ json record_json(const Record& r, const Position& start) {
 }
 
 // One line of a records file checked: JSON, a start position, legal moves, the result they
-// give. Throws BadInput naming file:line.
-void check_record(const std::string& where, const std::string& line) {
+// give. Returns the positions the moves were played in. Throws BadInput naming file:line.
+std::vector<Position> check_record(const std::string& where, const std::string& line) {
   json j;
   try {
     j = json::parse(line);
@@ -247,11 +247,13 @@ void check_record(const std::string& where, const std::string& line) {
       !j["start"].is_string() || !j["moves"].is_array() || !j["result"].is_string())
     throw BadInput(where + "not a game record (needs start, moves, result)");
   Position pos;
+  std::vector<Position> played;
   try {
     pos = Position::from_text(j["start"].get<std::string>());
     for (std::size_t k = 0; k < j["moves"].size(); ++k) {
       if (!j["moves"][k].is_string())
         throw BadInput(where + "move " + std::to_string(k + 1) + " is not a string");
+      played.push_back(pos);
       pos.apply(pos.parse_move(j["moves"][k].get<std::string>()));
     }
   } catch (const gomoku::NotationError& e) {
@@ -265,6 +267,24 @@ void check_record(const std::string& where, const std::string& line) {
   if (result != actual)
     throw BadInput(where + "recorded result \"" + result.substr(0, 20) + "\" but the moves give " +
                    actual);
+  return played;
+}
+
+// Every game of a records file, checked: the positions its moves were played in.
+std::vector<std::vector<Position>> read_records(const std::string& path) {
+  std::vector<std::vector<Position>> games;
+  std::string line;
+  try {
+    gsearch::LineReader in(path, std::size_t{1} << 20);
+    while (in.next(line)) {
+      if (line.empty()) continue;
+      games.push_back(check_record(path + ":" + std::to_string(in.line_number()) + ": ", line));
+    }
+  } catch (const gsearch::FileError& e) {
+    throw BadInput(e.what());
+  }
+  if (games.empty()) throw BadInput(path + ": no game records (an empty file?)");
+  return games;
 }
 
 void check_output_file(const std::string& path) {
@@ -304,9 +324,32 @@ void add_rules_commands(CLI::App& app) {
     add_board_options(*cmd, *o);
     cmd->add_option("--restrict", *restrict_text,
                     "Candidate restriction, e.g. window=6,threats (default none)");
-    cmd->callback([o, restrict_text] {
-      const Position p = board_position(*o);
+    auto records = std::make_shared<std::string>();
+    cmd->add_option("--records", *records,
+                    "Instead of one position: the mean candidate count over every position of "
+                    "these games (gomoku match --records)");
+    cmd->callback([o, restrict_text, records] {
       const gomoku::Restriction r = gomoku::parse_restriction(*restrict_text);
+      if (!records->empty()) {
+        double kept = 0, legal = 0;
+        std::size_t positions = 0;
+        for (const auto& game : read_records(*records))
+          for (const Position& p : game) {
+            gsearch::MoveListOf<Position> moves;
+            p.legal_moves(moves);
+            legal += static_cast<double>(moves.size());
+            gomoku::CandidateFilter{r}(p, moves);
+            kept += static_cast<double>(moves.size());
+            ++positions;
+          }
+        std::printf(
+            "%zu positions: %.1f of %.1f legal moves kept on average, a reduction of %.1f%% (%s)\n",
+            positions, kept / static_cast<double>(positions),
+            legal / static_cast<double>(positions), 100.0 * (1.0 - kept / legal),
+            gomoku::to_string(r).c_str());
+        return;
+      }
+      const Position p = board_position(*o);
       gsearch::MoveListOf<Position> moves;
       p.legal_moves(moves);
       const std::size_t all = moves.size();
@@ -452,20 +495,8 @@ void add_match_commands(CLI::App& app) {
         "replay", "Replay the games of a records file and check every move and result");
     cmd->add_option("file", *path, "A file written by gomoku match --records")->required();
     cmd->callback([path] {
-      std::string line;
-      std::size_t n = 0;
-      try {
-        gsearch::LineReader in(*path, std::size_t{1} << 20);
-        while (in.next(line)) {
-          if (line.empty()) continue;
-          check_record(*path + ":" + std::to_string(in.line_number()) + ": ", line);
-          ++n;
-        }
-      } catch (const gsearch::FileError& e) {
-        throw BadInput(e.what());
-      }
-      if (n == 0) throw BadInput(*path + ": no game records (an empty file?)");
-      std::printf("%zu games replayed: every move legal, every result confirmed\n", n);
+      std::printf("%zu games replayed: every move legal, every result confirmed\n",
+                  read_records(*path).size());
     });
   }
 }
