@@ -1,7 +1,7 @@
 // gomoku — the command-line front end of the Gomoku example of gsearch.
 //
 //   gomoku show    [BOARD] [--ascii]
-//   gomoku legal   [BOARD] [--restrict R] [--records FILE]
+//   gomoku legal   [BOARD] [--restrict R] [--records FILE [--topk K]]
 //   gomoku perft   [BOARD] --depth D [--divide]
 //   gomoku agents
 //   gomoku match A B [--board WxH] [--k K] [--games G] [--threads T] [--seed S]
@@ -328,8 +328,15 @@ void add_rules_commands(CLI::App& app) {
     cmd->add_option("--records", *records,
                     "Instead of one position: the mean candidate count over every position of "
                     "these games (gomoku match --records)");
-    cmd->callback([o, restrict_text, records] {
+    auto top_k = std::make_shared<std::size_t>(0);
+    add_number(*cmd, "--topk", *top_k,
+               "With --records: count at most K candidates a position, as a search's policy top-k "
+               "keeps (default 0: all)",
+               std::size_t{0}, std::size_t{225});
+    cmd->callback([o, restrict_text, records, top_k] {
       const gomoku::Restriction r = gomoku::parse_restriction(*restrict_text);
+      if (*top_k && records->empty())
+        throw BadInput("--topk counts candidates over --records only");
       if (!records->empty()) {
         double kept = 0, legal = 0;
         std::size_t positions = 0;
@@ -339,14 +346,15 @@ void add_rules_commands(CLI::App& app) {
             p.legal_moves(moves);
             legal += static_cast<double>(moves.size());
             gomoku::CandidateFilter{r}(p, moves);
-            kept += static_cast<double>(moves.size());
+            kept += static_cast<double>(*top_k ? std::min(*top_k, moves.size()) : moves.size());
             ++positions;
           }
+        const std::string what =
+            gomoku::to_string(r) + (*top_k ? ",top" + std::to_string(*top_k) : std::string());
         std::printf(
             "%zu positions: %.1f of %.1f legal moves kept on average, a reduction of %.1f%% (%s)\n",
             positions, kept / static_cast<double>(positions),
-            legal / static_cast<double>(positions), 100.0 * (1.0 - kept / legal),
-            gomoku::to_string(r).c_str());
+            legal / static_cast<double>(positions), 100.0 * (1.0 - kept / legal), what.c_str());
         return;
       }
       const Position p = board_position(*o);
