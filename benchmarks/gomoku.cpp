@@ -104,11 +104,13 @@ void BM_SelfPlayGame(benchmark::State& state) {
   cfg.restriction = {.window = 6, .threats = 1};
   std::int64_t plies = 0;
   std::uint64_t seed = 1;
-  for (auto _ : state) plies += static_cast<std::int64_t>(learn::self_play_game(net, cfg, seed++).moves.size());
+  for (auto _ : state)
+    plies += static_cast<std::int64_t>(learn::self_play_game(net, cfg, seed++).moves.size());
   state.SetItemsProcessed(plies);
   // The network's share, from searches of the same kind with a timed evaluator.
   double in_network = 0;
-  using Search = gsearch::mcts::Search<Position, gsearch::mcts::Puct, gomoku::AzAgent::Expand, TimedEvaluator>;
+  using Search =
+      gsearch::mcts::Search<Position, gsearch::mcts::Puct, gomoku::AzAgent::Expand, TimedEvaluator>;
   Search search({.seed = 1, .batch = 8}, {.c = 5},
                 gomoku::AzAgent::Expand{.filter = gomoku::CandidateFilter{cfg.restriction}},
                 TimedEvaluator{learn::NetworkEvaluator(net), &in_network});

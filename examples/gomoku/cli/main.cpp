@@ -31,6 +31,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -306,6 +307,27 @@ extern "C" void on_stop_signal(int sig) {
   std::signal(sig, SIG_DFL);  // a second signal ends the program at once
 }
 
+// While alive, SIGINT and SIGTERM set g_stop instead of ending the program.
+class StopOnSignal {
+ public:
+  StopOnSignal() {
+    g_stop = false;
+    g_signal = 0;
+    old_int_ = std::signal(SIGINT, on_stop_signal);
+    old_term_ = std::signal(SIGTERM, on_stop_signal);
+  }
+  ~StopOnSignal() {
+    std::signal(SIGINT, old_int_);
+    std::signal(SIGTERM, old_term_);
+  }
+  StopOnSignal(const StopOnSignal&) = delete;
+  StopOnSignal& operator=(const StopOnSignal&) = delete;
+
+ private:
+  void (*old_int_)(int) = SIG_DFL;
+  void (*old_term_)(int) = SIG_DFL;
+};
+
 void add_rules_commands(CLI::App& app) {
   {
     auto o = std::make_shared<BoardOpts>();
@@ -426,27 +448,19 @@ void add_match_commands(CLI::App& app) {
                         name_b = gomoku::make_agent(o->b)->name();
       check_output_file(o->json_path);
       check_output_file(o->records_path);
-      g_stop = false;
-      g_signal = 0;
-      auto* old_int = std::signal(SIGINT, on_stop_signal);
-      auto* old_term = std::signal(SIGTERM, on_stop_signal);
+      std::optional<StopOnSignal> on_signal(std::in_place);
       const gsearch::arena::MatchParams params{.games = o->games,
                                                .threads = o->threads,
                                                .seed = o->seed,
                                                .opening_plies = o->opening_plies,
                                                .stop = &g_stop};
       std::vector<Record> games;
-      try {
+      {
         games = gsearch::arena::play_match(
             start, [&] { return gomoku::AgentHandle(gomoku::make_agent(o->a)); },
             [&] { return gomoku::AgentHandle(gomoku::make_agent(o->b)); }, params);
-      } catch (...) {
-        std::signal(SIGINT, old_int);
-        std::signal(SIGTERM, old_term);
-        throw;
       }
-      std::signal(SIGINT, old_int);
-      std::signal(SIGTERM, old_term);
+      on_signal.reset();
       if (games.empty()) {
         std::fprintf(stderr, "gomoku: match: interrupted before any game ended; nothing written\n");
         throw Interrupted(g_signal ? g_signal : SIGINT);
@@ -710,12 +724,9 @@ void add_learn_commands(CLI::App& app) {
         gsearch::nn::save_weights(dir / "weights.json", trainer.network());
         gomoku::learn::write_metrics(dir, trainer.metrics());
       };
-      g_stop = false;
-      g_signal = 0;
-      auto* old_int = std::signal(SIGINT, on_stop_signal);
-      auto* old_term = std::signal(SIGTERM, on_stop_signal);
+      std::optional<StopOnSignal> on_signal(std::in_place);
       gsearch::Stopwatch watch;
-      try {
+      {
         while (trainer.batches() < o->batches && !g_stop.load() &&
                (o->minutes <= 0 || watch.seconds() < 60 * o->minutes)) {
           const auto row = trainer.run_batch([&](double ratio) {
@@ -734,13 +745,8 @@ void add_learn_commands(CLI::App& app) {
           if (row.batch % o->checkpoint_every == 0) save();
         }
         save();
-      } catch (...) {
-        std::signal(SIGINT, old_int);
-        std::signal(SIGTERM, old_term);
-        throw;
       }
-      std::signal(SIGINT, old_int);
-      std::signal(SIGTERM, old_term);
+      on_signal.reset();
       std::printf("checkpoint at batch %zu in %s; best win ratio %.2f\n", trainer.batches(),
                   o->out.c_str(), trainer.best_win_ratio());
       if (g_stop.load()) throw Interrupted(g_signal ? g_signal : SIGINT);
