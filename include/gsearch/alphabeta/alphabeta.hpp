@@ -67,6 +67,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -139,7 +140,10 @@ class AlphaBeta {
   static_assert(!kScored || MoveScorer<Scorer, G>,
                 "a move scorer is called as scorer(state, moves, float* scores)");
 
-  explicit AlphaBeta(const Params& params = {}, Evaluator evaluator = {}, Scorer scorer = {})
+  explicit AlphaBeta() requires std::default_initializable<Evaluator> &&
+      std::default_initializable<Scorer> : AlphaBeta(Params{}) {}
+
+  explicit AlphaBeta(const Params& params, Evaluator evaluator = {}, Scorer scorer = {})
       : params_(params),
         evaluator_(std::move(evaluator)),
         scorer_(std::move(scorer)),

@@ -50,6 +50,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <exception>
 #include <mutex>
@@ -136,7 +137,13 @@ class Search {
     float prior;
   };
 
-  explicit Search(const Params& params = {}, Select select = {}, Expand expand = {},
+  // Policies that cannot be default-constructed (e.g. an evaluator holding a network) are
+  // passed in; the default constructor exists only when all of them can be.
+  explicit Search() requires std::default_initializable<Select> &&
+      std::default_initializable<Expand> && std::default_initializable<Evaluate> &&
+      std::default_initializable<Backup> : Search(Params{}) {}
+
+  explicit Search(const Params& params, Select select = {}, Expand expand = {},
                   Evaluate evaluate = {}, Backup backup = {})
       : params_(params),
         select_(std::move(select)),
