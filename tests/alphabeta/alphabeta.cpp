@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <concepts>
 
 #include "amazons/exact.hpp"
 #include "amazons/rules/decision.hpp"
@@ -16,6 +17,17 @@
 
 namespace ab = gsearch::alphabeta;
 using test_games::TicTacToe;
+
+// An evaluator that must be given: its search has no default constructor, and asking whether
+// it has one is no compile error (clang reported one while the constructor took its policies
+// as default arguments).
+struct GivenEvaluation {
+  explicit GivenEvaluation(float v) : value(v) {}
+  float operator()(const TicTacToe&) const { return value; }
+  float value;
+};
+static_assert(!std::default_initializable<ab::AlphaBeta<TicTacToe, GivenEvaluation>>);
+static_assert(std::default_initializable<ab::AlphaBeta<TicTacToe>>);
 
 namespace {
 

@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <concepts>
 #include <map>
 #include <span>
 #include <stdexcept>
@@ -288,6 +289,16 @@ struct UniformPriorValue {
 };
 using PriorValueSearch = mcts::Search<TicTacToe, mcts::Puct, mcts::ExpandAll, UniformPriorValue>;
 static_assert(mcts::PriorValueEvaluator<UniformPriorValue, TicTacToe>);
+
+// An evaluator that must be given (like one holding a network): its search has no default
+// constructor, and asking whether it has one (as std::optional does) is no compile error (clang
+// reported one while the constructor took its policies as default arguments).
+struct GivenPriorValue : UniformPriorValue {
+  explicit GivenPriorValue(const UniformPriorValue& inner) : UniformPriorValue(inner) {}
+};
+static_assert(!std::default_initializable<
+              mcts::Search<TicTacToe, mcts::Puct, mcts::ExpandAll, GivenPriorValue>>);
+static_assert(std::default_initializable<PriorValueSearch>);
 }  // namespace
 
 TEST_CASE("a prior-value evaluator: batches of leaves, each valued once, wins found") {
