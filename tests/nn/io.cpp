@@ -238,3 +238,21 @@ TEST_CASE("fuzz regression: a number out of a double's range is a damaged file, 
     }
   }
 }
+
+// Found by fuzz/weights.cpp: 1e300 is a finite double but overflows a float, and the float
+// model was left holding infinity.
+TEST_CASE("fuzz regression: a value too large for the model's scalar is refused") {
+  gsearch::Rng rng(8);
+  nn::AutoEncoder model({}, rng);
+  TempDir dir;
+  nn::save_weights(dir.path / "a.json", model);
+  const auto good = nlohmann::json::parse(read(dir.path / "a.json"));
+  const auto name = good["parameters"][0]["name"].get<std::string>();
+  auto big = good;
+  big["parameters"][0]["data"][1] = 1e300;
+  const auto before = *model.parameters()[0].value;
+  CHECK_THROWS_WITH_AS(nn::parse_weights(big.dump(), model, "big.json"),
+                       ("big.json: parameter \"" + name + "\" value 1 is out of range").c_str(),
+                       nn::WeightFileError);
+  CHECK(*model.parameters()[0].value == before);
+}

@@ -29,6 +29,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -147,6 +148,9 @@ std::vector<MatrixT<T>> weights_from_json(const nlohmann::json& j, std::string_v
       if (!data[k].is_number()) fail(what + " value " + std::to_string(k) + " is not a number");
       const double v = data[k].get<double>();
       if (!std::isfinite(v)) fail(what + " value " + std::to_string(k) + " is not finite");
+      // A finite double can still overflow the model's scalar (1e300 as a float).
+      if (std::abs(v) > static_cast<double>(std::numeric_limits<T>::max()))
+        fail(what + " value " + std::to_string(k) + " is out of range");
       m.data()[k] = static_cast<T>(v);
     }
     values.push_back(std::move(m));
