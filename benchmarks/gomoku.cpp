@@ -42,7 +42,7 @@ std::vector<Position> positions(std::size_t n) {
 void BM_NetworkEvaluate(benchmark::State& state) {
   const auto batch = static_cast<std::size_t>(state.range(0));
   learn::NetworkEvaluator eval(report_network());
-  const auto pool = positions(64);
+  const auto pool = positions(256);  // more than the largest batch: the window below moves
   std::vector<float> values(batch), priors(batch * Position::max_moves);
   std::size_t at = 0;
   for (auto _ : state) {

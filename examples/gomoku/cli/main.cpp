@@ -18,6 +18,7 @@
 // Errors are one line on stderr, "gomoku: error: ...". Exit codes: 0 success, 1 failure,
 // 2 bad input.
 #include <CLI/CLI.hpp>
+#include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
 #include <atomic>
@@ -807,6 +808,10 @@ int main(int argc, char** argv) {
   add_match_commands(app);
   add_play_commands(app);
   add_learn_commands(app);
+  // One search per core: a network's small matrix products stay on the thread that asks for
+  // them. With Eigen's OpenMP on every core, two games at once spun four threads on two cores
+  // and a match ran 14 times slower. Only the training update widens it (train.hpp).
+  Eigen::setNbThreads(1);
   try {
     app.parse(argc, argv);
   } catch (const Interrupted& e) {

@@ -455,16 +455,22 @@ class Trainer {
             1.0f - buffer_.planes(i)[a * kPlanes] - buffer_.planes(i)[a * kPlanes + 1];
       z_(row, 0) = buffer_.z(i);
     }
+    // One forward pass serves twice: the KL divergence of the epoch before it, and the
+    // gradients of the epoch after it (the weights are the same), so an update of E epochs
+    // takes E + 1 forward passes, not 2E + 1.
     nn::Matrix dlogits, dvalues;
-    (void)nn::softmax_cross_entropy<float>(net_.forward(x_).logits, pi_, mask_, dlogits,
-                                           &old_probs_);
+    nn::CrossEntropy<float> ce;
+    float mse = 0;
+    const auto forward = [&](nn::Matrix& probs) {
+      const auto out = net_.forward(x_);
+      ce = nn::softmax_cross_entropy<float>(out.logits, pi_, mask_, dlogits, &probs);
+      mse = nn::mse_loss<float>(out.values, z_, dvalues);
+    };
+    forward(old_probs_);
     UpdateStats u;
     for (int e = 0; e < cfg_.epochs; ++e) {
       adam_.set_lr(cfg_.lr * lr_multiplier_);
       adam_.zero_grad();
-      const auto out = net_.forward(x_);
-      const auto ce = nn::softmax_cross_entropy<float>(out.logits, pi_, mask_, dlogits);
-      const float mse = nn::mse_loss<float>(out.values, z_, dvalues);
       net_.backward(dlogits, dvalues);
       adam_.step();
       u.value_loss = mse;
@@ -472,8 +478,7 @@ class Trainer {
       u.loss = mse + ce.loss;
       u.entropy = ce.entropy;
       ++u.epochs;
-      (void)nn::softmax_cross_entropy<float>(net_.forward(x_).logits, pi_, mask_, dlogits,
-                                             &new_probs_);
+      forward(new_probs_);
       double kl = 0;
       for (nn::Index k = 0; k < old_probs_.size(); ++k) {
         const double p = old_probs_.data()[k], q = new_probs_.data()[k];
