@@ -81,6 +81,7 @@ TEST_CASE(
         "uct:iters=100,model=whole,threads=3",
         "invader:iters=200,k=50,threshold=5",
         "invader:iters=200,k=50,threshold=5,threads=2",
+        "invader:iters=200,k=50,threshold=5,reuse=1",
         "teacher",
         "teacher:candidates=5,noise=0.3",
         "uctae:n=20",
@@ -103,6 +104,31 @@ TEST_CASE(
       p.apply(m);
     }
   }
+}
+
+TEST_CASE("invader with reuse=1 keeps the subtree of the reply it searched") {
+  const Position start = Position::from_fen("1q2q1/q4q/6/6/Q4Q/1Q2Q1 w - - 0 1");
+  auto fresh = make_agent("invader:iters=2000"), kept = make_agent("invader:iters=2000,reuse=1");
+  fresh->reset(3);
+  kept->reset(3);
+  Position p = start;
+  const Move m = fresh->choose(p);
+  const std::uint64_t first_nodes = fresh->info().nodes;
+  CHECK(kept->choose(p) == m);  // the first search is the same
+  CHECK(kept->info().nodes == first_nodes);
+  p.apply(m);
+  REQUIRE(fresh->info().pv.size() >= 2);
+  p.apply(fresh->info().pv[1]);  // the reply the search expected
+  (void)fresh->choose(p);
+  (void)kept->choose(p);
+  CHECK(fresh->info().iterations == 2000);
+  CHECK(kept->info().iterations == 2000);
+  // The tree's visits: this search's alone, or with those the kept subtree already had.
+  CHECK(kept->info().nodes > fresh->info().nodes);
+  // A new game starts afresh.
+  kept->reset(3);
+  (void)kept->choose(start);
+  CHECK(kept->info().nodes == first_nodes);
 }
 
 TEST_CASE("search agents beat random play (10 games each on the 10x10 board)") {

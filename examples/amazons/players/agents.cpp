@@ -326,7 +326,7 @@ struct InvaderParams {
   gsearch::Budget budget;
   std::uint32_t top_k, widen, step, every, threshold, plies;
   double c;
-  bool schedule, endgame;
+  bool schedule, endgame, reuse;
   int expected_moves;
   mcts::Params threads;  // threads and parallel
   LieberumWeights weights;
@@ -337,18 +337,23 @@ struct InvaderParams {
 // `threshold` visits; playouts cut after `plies` random plies and scored by the Lieberum
 // evaluation, always with the root player to move (the parity adjustment); a time schedule
 // that spends more early (×3, ×2, ×1.5 of the base for the first 10, 10, 10 own moves, then
-// the base, scaled so that `expected_moves` moves use expected_moves × ms in all); and
-// alpha-beta once the territories are settled (no empty square reachable by both sides).
+// the base, scaled so that `expected_moves` moves use expected_moves × ms in all);
+// alpha-beta once the territories are settled (no empty square reachable by both sides); and,
+// with `reuse`, the tree kept from one move to the next.
 class InvaderAgent final : public Agent {
  public:
   InvaderAgent(std::string name, const InvaderParams& p) : name_(std::move(name)), p_(p) {}
   std::string name() const override { return name_; }
-  void reset(std::uint64_t seed) override { seed_ = seed; }
+  void reset(std::uint64_t seed) override {
+    seed_ = seed;
+    search_.reset();
+  }
 
   Move choose(const Position& pos, const std::optional<gsearch::Budget>& budget) override {
     gsearch::Budget b = budget.value_or(p_.budget);
     if (p_.schedule && !budget) b.seconds *= schedule(own_move_number(pos));
     if (p_.endgame && settled(pos)) {
+      search_.reset();
       ab::AlphaBeta<Position, LieberumRef> endgame(ab::Params{.max_depth = 64},
                                                    LieberumRef{LieberumEvaluator(p_.weights)});
       gsearch::Budget ab_budget{.nodes = b.iterations * 20, .seconds = b.seconds};
@@ -364,22 +369,47 @@ class InvaderAgent final : public Agent {
     }
     const std::uint64_t seed =
         gsearch::derive_seed(seed_, static_cast<std::uint64_t>(pos.turns_played()));
-    InvaderSearch search(with_seed(p_.threads, seed), {.c = p_.c},
-                         {.prior = LieberumMovePrior{LieberumEvaluator(p_.weights)},
+    InvaderSearch& search = root_at(pos);
+    search.reseed(seed);
+    info_ = mcts_info(search, search.run(b));
+    const Move m = search.best_move();
+    if (p_.reuse) search.advance(m);
+    return m;
+  }
+
+ private:
+  // The search to run at `pos`. With reuse, the last search's tree, rooted after the move it
+  // chose, keeps the subtree of the opponent's reply when the reply was visited; otherwise a
+  // fresh tree.
+  InvaderSearch& root_at(const Position& pos) {
+    if (p_.reuse && search_) {
+      for (const auto& c : search_->root_children()) {
+        Position next = search_->root_state();
+        next.apply(c.move);
+        if (next == pos) {
+          search_->advance(c.move);
+          return *search_;
+        }
+      }
+    }
+    if (!search_) {
+      search_.emplace(with_seed(p_.threads, 0), mcts::Uct{.c = p_.c},
+                      mcts::Expansion<LieberumMovePrior>{
+                          .prior = LieberumMovePrior{LieberumEvaluator(p_.weights)},
                           .top_k = p_.top_k,
                           .widen_initial = p_.widen,
                           .widen_step = p_.step,
                           .widen_every = p_.every,
                           .threshold = p_.threshold},
-                         {.plies = p_.plies,
+                      mcts::CutoffPlayout<LieberumRef>{
+                          .plies = p_.plies,
                           .parity = true,
                           .evaluator = LieberumRef{LieberumEvaluator(p_.weights)}});
-    search.set_root(pos);
-    info_ = mcts_info(search, search.run(b));
-    return search.best_move();
+    }
+    search_->set_root(pos);
+    return *search_;
   }
 
- private:
   // The time multiplier for the player's n-th move.
   double schedule(int n) const { return early_time_factor(n, p_.expected_moves); }
   static bool settled(const Position& pos) {
@@ -395,6 +425,7 @@ class InvaderAgent final : public Agent {
   std::string name_;
   InvaderParams p_;
   std::uint64_t seed_ = 0;
+  std::optional<InvaderSearch> search_;
 };
 
 // The networks of a paper agent's spec: the reading's shipped weights, with those the spec
@@ -572,6 +603,11 @@ const std::vector<AgentDef>& registry() {
                   {"c", "0.3", "UCT exploration constant", {}, 0, 100},
                   schedule,
                   {"endgame", "1", "alpha-beta once the territories are settled", {"0", "1"}},
+                  {"reuse",
+                   "0",
+                   "keep the subtree of the position reached (own move, then the reply) for the "
+                   "next move's search (1)",
+                   {"0", "1"}},
                   eval,
                   threads,
                   parallel},
@@ -587,6 +623,7 @@ const std::vector<AgentDef>& registry() {
                        .c = v.number("c"),
                        .schedule = v.text("schedule") == "1",
                        .endgame = v.text("endgame") == "1",
+                       .reuse = v.text("reuse") == "1",
                        .expected_moves = kExpectedMoves,
                        .threads = thread_params(v),
                        .weights = eval_weights(v)};
