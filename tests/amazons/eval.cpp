@@ -117,6 +117,47 @@ TEST_CASE("Lieberum terms by hand on a small board") {
   CHECK(v.w == doctest::Approx(0.0));
 }
 
+TEST_CASE("distance levels hold the breadth-first distances and give the per-square terms") {
+  // The evaluation computes its terms from level sets by popcounts; the per-square sums of
+  // lieberum_terms(pos, maps, κ) are the reference. They agree up to the rounding of the sums,
+  // on both board sizes, from the start to the end of random games, for either sign of κ.
+  gsearch::Rng rng(31);
+  DistanceMaps maps;
+  DistanceLevels levels;
+  int positions = 0;
+  for (const char* start : {"", "2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1", "Q2*q w - - 0 1"}) {
+    for (int trial = 0; trial < 150; ++trial) {
+      Position p = *start ? Position::from_fen(start) : Position{};
+      for (int i = 0; i < trial % 90 && !p.is_terminal(); ++i) p.apply(p.random_move(rng));
+      compute_distances(p, maps);
+      compute_levels(p, levels);
+      for (Player pl : {kWhite, kBlack}) {
+        for (Bitboard b = p.empty(); b;) {
+          const Square s = pop_lsb(b);
+          // s is within distance d exactly from d = its distance on (never when unreachable).
+          for (const auto& [sets, dist] : {std::pair{&levels.queen[pl], maps.queen[pl][s]},
+                                           std::pair{&levels.king[pl], maps.king[pl][s]}}) {
+            REQUIRE(((sets->at_most(dist) & bit(s)) != 0) == (dist < kFar));
+            REQUIRE((sets->at_most(dist - 1) & bit(s)) == 0);
+          }
+        }
+      }
+      for (const double kappa : {0.2, -0.2}) {
+        const LieberumTerms a = lieberum_terms(p, maps, kappa);
+        const LieberumTerms b = lieberum_terms(p, levels, kappa);
+        REQUIRE(a.t1 == doctest::Approx(b.t1).epsilon(1e-12));
+        REQUIRE(a.t2 == doctest::Approx(b.t2).epsilon(1e-12));
+        REQUIRE(a.c1 == doctest::Approx(b.c1).epsilon(1e-12));
+        REQUIRE(a.c2 == doctest::Approx(b.c2).epsilon(1e-12));
+        REQUIRE(a.w == doctest::Approx(b.w).epsilon(1e-12));
+        REQUIRE(a.m == b.m);
+      }
+      ++positions;
+    }
+  }
+  CHECK(positions == 450);
+}
+
 TEST_CASE("the evaluation is in [-1, 1] and antisymmetric under a colour swap") {
   gsearch::Rng rng(8);
   const LieberumEvaluator eval;

@@ -5,8 +5,11 @@
 //   queen distance  D1_p(s): the fewest queen moves one of p's queens needs to reach s,
 //                   moving through empty squares (arrows and queens block);
 //   king distance   D2_p(s): the same with king steps.
-// Unreachable squares have distance kFar. The formulas, their sources and the readings of
-// the paper are in docs/amazons.md ("Evaluation").
+// Unreachable squares have distance kFar. The maps come in two forms: per square
+// (DistanceMaps, for the features and the reference sums) and as level sets (DistanceLevels,
+// the squares within each distance, from which the evaluation sums its terms by popcounts).
+// The formulas, their sources and the readings of the paper are in docs/amazons.md
+// ("Evaluation").
 #pragma once
 
 #include <algorithm>
@@ -147,6 +150,16 @@ struct LieberumTerms {
   double t1 = 0, t2 = 0, c1 = 0, c2 = 0, w = 0, m = 0;
 };
 
+// Lieberum's m: (squares reached in one queen move by the mover's queens − by the
+// opponent's) / 4.
+inline double mobility_term(const Position& pos) {
+  const Bitboard occ = pos.occupied();
+  int mob[2] = {0, 0};
+  for (Player p : {kWhite, kBlack})
+    for (Bitboard qs = pos.queens(p); qs;) mob[p] += popcount(queen_attacks(pop_lsb(qs), occ));
+  return (mob[pos.to_move()] - mob[gsearch::opponent(pos.to_move())]) / 4.0;
+}
+
 inline LieberumTerms lieberum_terms(const Position& pos, const DistanceMaps& maps, double kappa) {
   const Player me = pos.to_move();
   const Player opp = gsearch::opponent(me);
@@ -166,24 +179,111 @@ inline LieberumTerms lieberum_terms(const Position& pos, const DistanceMaps& map
     t.c2 += std::clamp((k_op - k_me) / 6.0, -1.0, 1.0);
     if (q_me < kFar && q_op < kFar) t.w += inverse_power(std::abs(q_me - q_op));
   }
-  const Bitboard occ = pos.occupied();
-  int mob[2] = {0, 0};
-  for (Player p : {kWhite, kBlack})
-    for (Bitboard qs = pos.queens(p); qs;) mob[p] += popcount(queen_attacks(pop_lsb(qs), occ));
-  t.m = (mob[me] - mob[opp]) / 4.0;
+  t.m = mobility_term(pos);
   return t;
 }
 
-// The evaluation in [-1, 1] for the player to move. It keeps its distance maps between calls
-// (no allocation), so one object serves one thread.
+// The distance maps as level sets, the form the evaluation computes from: within[p][d] holds
+// the empty squares p reaches in at most d queen moves (queen) or king steps (king), for
+// d = 0..depth[p] (within[p][0] is empty: a queen stands on no empty square). A square in no
+// set is unreachable. Each term of Lieberum's evaluation is then a sum over distances of
+// popcounts instead of a sum over squares; lieberum_terms(pos, levels, κ) equals
+// lieberum_terms(pos, maps, κ) up to the rounding of the sums.
+struct DistanceLevels {
+  static constexpr int kMaxDepth = 100;  // > any distance (a path visits each square once)
+  struct Sets {
+    std::array<Bitboard, kMaxDepth + 1> within{};
+    int depth = 0;
+    // The squares reached in at most d (d <= 0: none; d >= depth: all that are reached).
+    [[nodiscard]] Bitboard at_most(int d) const noexcept {
+      return d <= 0 ? Bitboard{0} : within[std::min(d, depth)];
+    }
+    // The squares at distance exactly d (1 <= d).
+    [[nodiscard]] Bitboard exactly(int d) const noexcept {
+      return d > depth ? Bitboard{0} : within[d] & ~within[d - 1];
+    }
+  };
+  std::array<Sets, 2> queen, king;  // [player]
+  Bitboard empty = 0;
+};
+
+inline void compute_levels(const Position& pos, DistanceLevels& levels) {
+  const Bitboard empty = pos.empty();
+  levels.empty = empty;
+  for (Player p : {kWhite, kBlack}) {
+    for (const bool queen : {true, false}) {
+      auto& sets = queen ? levels.queen[p] : levels.king[p];
+      sets.within[0] = 0;
+      int d = 0;
+      Bitboard seen = pos.queens(p), frontier = seen;
+      for (;;) {
+        frontier = (queen ? queen_fill(frontier, empty) : king_neighbors(frontier) & empty) & ~seen;
+        if (!frontier) break;
+        seen |= frontier;
+        ++d;
+        sets.within[d] = sets.within[d - 1] | frontier;
+      }
+      sets.depth = d;
+    }
+  }
+}
+
+inline LieberumTerms lieberum_terms(const Position& pos, const DistanceLevels& levels,
+                                    double kappa) {
+  const Player me = pos.to_move();
+  const Player opp = gsearch::opponent(me);
+  LieberumTerms t;
+  // t1, t2: a square at distance d from me is mine when opp needs more than d (or cannot
+  // reach it), a tie when opp needs d too.
+  const auto territory = [kappa](const DistanceLevels::Sets& a, const DistanceLevels::Sets& b) {
+    int won = 0, lost = 0, tied = 0;
+    for (int d = 1, n = std::max(a.depth, b.depth); d <= n; ++d) {
+      const Bitboard na = a.exactly(d), nb = b.exactly(d);
+      won += popcount(na & ~b.at_most(d));
+      lost += popcount(nb & ~a.at_most(d));
+      tied += popcount(na & nb);
+    }
+    return (won - lost) + kappa * tied;
+  };
+  const auto& qm = levels.queen[me];
+  const auto& qo = levels.queen[opp];
+  const auto& km = levels.king[me];
+  const auto& ko = levels.king[opp];
+  t.t1 = territory(qm, qo);
+  t.t2 = territory(km, ko);
+  // c1 = 2 Σ_d 2^-d (#me at d - #opp at d).
+  for (int d = 1, n = std::max(qm.depth, qo.depth); d <= n; ++d)
+    t.c1 += 2.0 * inverse_power(d) * (popcount(qm.exactly(d)) - popcount(qo.exactly(d)));
+  // c2 = Σ_s clamp(a - b, -6, 6) / 6 with a = D2(opp, s), b = D2(me, s) (kFar when
+  // unreachable), and clamp(a - b, -6, 6) = min(a, b + 6) - min(b, a + 6). Over squares,
+  // Σ min(a, b + 6) = Σ_j≥1 #{a >= j and b >= j - 6}; past the deepest level + 7 every term
+  // left counts the squares neither reaches, the same in both sums.
+  int c2 = 0;
+  for (int j = 1, n = std::max(km.depth, ko.depth) + 7; j <= n; ++j) {
+    c2 += popcount(levels.empty & ~ko.at_most(j - 1) & ~km.at_most(j - 7));
+    c2 -= popcount(levels.empty & ~km.at_most(j - 1) & ~ko.at_most(j - 7));
+  }
+  t.c2 = c2 / 6.0;
+  // w = Σ 2^-|D1(me) - D1(opp)| over the squares both reach.
+  for (int a = 1; a <= qm.depth; ++a) {
+    const Bitboard na = qm.exactly(a);
+    for (int b = 1; b <= qo.depth; ++b)
+      t.w += inverse_power(std::abs(a - b)) * popcount(na & qo.exactly(b));
+  }
+  t.m = mobility_term(pos);
+  return t;
+}
+
+// The evaluation in [-1, 1] for the player to move. It keeps its distance levels between
+// calls (no allocation), so one object serves one thread.
 class LieberumEvaluator {
  public:
   LieberumEvaluator() = default;
   explicit LieberumEvaluator(const LieberumWeights& weights) : weights_(weights) {}
 
   double operator()(const Position& pos) const {
-    compute_distances(pos, maps_);
-    return value(lieberum_terms(pos, maps_, weights_.kappa));
+    compute_levels(pos, levels_);
+    return value(lieberum_terms(pos, levels_, weights_.kappa));
   }
 
   [[nodiscard]] double value(const LieberumTerms& t) const {
@@ -203,7 +303,7 @@ class LieberumEvaluator {
 
  private:
   LieberumWeights weights_{};
-  mutable DistanceMaps maps_;
+  mutable DistanceLevels levels_;
 };
 
 // The phase-weighted sum as a model linear in its weights, for tuning them on game outcomes
