@@ -15,6 +15,13 @@ black box. `--selftest` checks the move generator: 2176 moves at the start, perf
 4,307,152.
 
   python3 tools/referee.py --amazons build/release/bin/amazons --spec hybrid:n=30 --games 40
+
+With --opponent-spec the opponent is a second engine, and with --opponent-amazons that engine
+is another build, so one build can be played against another (a speed-up against the code
+before it, at the same time a move):
+
+  python3 tools/referee.py --amazons new/bin/amazons --spec invader:ms=1000 \
+      --opponent-amazons old/bin/amazons --opponent-spec invader:ms=1000 --games 40 --jobs 2
 Exit status: 0, 1 if any forfeit happened, 2 on bad arguments or an engine that cannot start.
 """
 import argparse
@@ -251,7 +258,8 @@ def play_game(opts, game):
         engine.expect_ok("new")
         if opts.opponent_spec:
             actor = "opponent"
-            opponent = Engine(opts.amazons, opts.opponent_spec, opts.timeout)
+            opponent = Engine(opts.opponent_amazons or opts.amazons, opts.opponent_spec,
+                              opts.timeout)
             opponent.expect_ok("new")
         while pos.legal_moves():  # the side to move without a move has lost
             if pos.side == engine_color:
@@ -350,6 +358,8 @@ def main(argv):
     p.add_argument("--amazons", help="the amazons binary")
     p.add_argument("--spec", help="the agent under test (amazons agents lists them)")
     p.add_argument("--opponent-spec", help="a second engine's agent instead of the random player")
+    p.add_argument("--opponent-amazons", help="the second engine's binary (default: --amazons),"
+                   " to play one build against another")
     p.add_argument("--games", type=int, default=40)
     p.add_argument("--seed", type=int, default=11)
     p.add_argument("--openings", type=int, default=0, help="random plies opening each pair")
@@ -374,8 +384,11 @@ def main(argv):
             p.error(f"--{name} must be at least 1")
     if opts.openings < 0 or opts.seed < 0 or not opts.timeout > 0:
         p.error("--openings and --seed must be >= 0, --timeout > 0")
-    if not (os.path.isfile(opts.amazons) and os.access(opts.amazons, os.X_OK)):
-        p.error(f"cannot start {opts.amazons}: not an executable file")
+    if opts.opponent_amazons and not opts.opponent_spec:
+        p.error("--opponent-amazons needs --opponent-spec")
+    for binary in (opts.amazons, opts.opponent_amazons or opts.amazons):
+        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+            p.error(f"cannot start {binary}: not an executable file")
     results = []
     try:
         if opts.jobs == 1:

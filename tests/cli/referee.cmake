@@ -7,6 +7,13 @@ if(Python3_FOUND)
   # On a clock the referee keeps (input and output included): no forfeit on time.
   add_test(NAME cli.referee_clock COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/referee.py
            --amazons $<TARGET_FILE:amazons> --spec invader --opponent-spec ab --clock 2+0.1 --games 2)
+  # One build against another (--opponent-amazons): a binary that cannot start is named in a
+  # one-line error before any game.
+  add_test(NAME cli.referee_bad_binary COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/referee.py
+           --amazons $<TARGET_FILE:amazons> --spec random --opponent-spec random
+           --opponent-amazons ${PROJECT_SOURCE_DIR}/no-such-amazons --games 1)
+  set_tests_properties(cli.referee_bad_binary PROPERTIES PASS_REGULAR_EXPRESSION
+                       "referee.py: error: cannot start .*no-such-amazons: not an executable file")
   add_test(NAME cli.referee_selftest COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/referee.py
            --selftest)
 else()
