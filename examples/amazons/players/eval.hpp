@@ -183,12 +183,13 @@ inline LieberumTerms lieberum_terms(const Position& pos, const DistanceMaps& map
   return t;
 }
 
-// The distance maps as level sets, the form the evaluation computes from: within[p][d] holds
-// the empty squares p reaches in at most d queen moves (queen) or king steps (king), for
-// d = 0..depth[p] (within[p][0] is empty: a queen stands on no empty square). A square in no
-// set is unreachable. Each term of Lieberum's evaluation is then a sum over distances of
-// popcounts instead of a sum over squares; lieberum_terms(pos, levels, κ) equals
-// lieberum_terms(pos, maps, κ) up to the rounding of the sums.
+// The distance maps as level sets, the form the evaluation computes from: queen[p].within[d]
+// holds the empty squares p reaches in at most d queen moves, for d = 0..queen[p].depth
+// (within[0] is empty: a queen stands on no empty square), and king[p] the same by king
+// steps. A square in no set is unreachable. Each level adds a square, so the depth stays
+// below the 100 squares of the largest board. Each term of Lieberum's evaluation is then a
+// sum over distances of popcounts instead of a sum over squares; lieberum_terms(pos, levels,
+// κ) equals lieberum_terms(pos, maps, κ) up to the rounding of the sums.
 struct DistanceLevels {
   static constexpr int kMaxDepth = 100;  // > any distance (a path visits each square once)
   struct Sets {
