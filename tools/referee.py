@@ -22,6 +22,7 @@ before it, at the same time a move):
 
   python3 tools/referee.py --amazons new/bin/amazons --spec invader:ms=1000 \
       --opponent-amazons old/bin/amazons --opponent-spec invader:ms=1000 --games 40 --jobs 2
+
 Exit status: 0, 1 if any forfeit happened, 2 on bad arguments or an engine that cannot start.
 """
 import argparse

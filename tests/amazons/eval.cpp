@@ -134,7 +134,8 @@ TEST_CASE("distance levels hold the breadth-first distances and give the per-squ
       for (Player pl : {kWhite, kBlack}) {
         for (Bitboard b = p.empty(); b;) {
           const Square s = pop_lsb(b);
-          // s is within distance d exactly from d = its distance on (never when unreachable).
+          // s is in the set within d from d = its distance on, and in none before (in none at
+          // all when it is unreachable).
           for (const auto& [sets, dist] : {std::pair{&levels.queen[pl], maps.queen[pl][s]},
                                            std::pair{&levels.king[pl], maps.king[pl][s]}}) {
             REQUIRE(((sets->at_most(dist) & bit(s)) != 0) == (dist < kFar));

@@ -14,6 +14,11 @@ if(Python3_FOUND)
            --opponent-amazons ${PROJECT_SOURCE_DIR}/no-such-amazons --games 1)
   set_tests_properties(cli.referee_bad_binary PROPERTIES PASS_REGULAR_EXPRESSION
                        "referee.py: error: cannot start .*no-such-amazons: not an executable file")
+  add_test(NAME cli.referee_opponent_binary_alone COMMAND ${Python3_EXECUTABLE}
+           ${PROJECT_SOURCE_DIR}/tools/referee.py --amazons $<TARGET_FILE:amazons> --spec random
+           --opponent-amazons $<TARGET_FILE:amazons> --games 1)
+  set_tests_properties(cli.referee_opponent_binary_alone PROPERTIES PASS_REGULAR_EXPRESSION
+                       "referee.py: error: --opponent-amazons needs --opponent-spec")
   add_test(NAME cli.referee_selftest COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/referee.py
            --selftest)
 else()
