@@ -172,7 +172,7 @@ std::string render(const Position& p) {
   std::string out;
   const auto last = p.last_move();
   for (int r = p.height() - 1; r >= 0; --r) {
-    char label[8];
+    char label[16];  // room for any int, as GCC checks at -O0
     std::snprintf(label, sizeof label, "%2d ", r + 1);
     out += label;
     for (int c = 0; c < p.width(); ++c) {
