@@ -3,7 +3,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <deque>
+#include <functional>
+#include <vector>
 
 using namespace amazons;
 
@@ -200,5 +203,47 @@ TEST_CASE("the phase-split features give the evaluation's sum with its weights")
     for (int i = 0; i < 5; ++i) sum += w.opening[i] * f[i] + w.ending[i] * f[5 + i];
     CHECK(sum == doctest::Approx(eval.sum(terms)));
     pos.apply(pos.random_move(rng));
+  }
+}
+
+TEST_CASE("the two-stage move prior scores the best queen moves' arrows in full, the rest below") {
+  gsearch::Rng rng(17);
+  const LieberumMovePrior full{};
+  for (int trial = 0; trial < 12; ++trial) {
+    const Position p = random_position(rng, 4 * trial);
+    if (p.is_terminal()) continue;
+    gsearch::MoveListOf<Position> moves;
+    p.legal_moves(moves);
+    std::vector<float> all(moves.size()), two(moves.size());
+    full(p, moves, all.data());
+    for (const std::uint32_t q : {1u, 3u, 10u, 140u}) {
+      const LieberumMovePrior staged{.eval = {}, .queen_moves = q};
+      staged(p, moves, two.data());
+      // The queen moves' first-stage scores: the move with the arrow on the square it left.
+      std::vector<float> first;
+      for (std::size_t i = 0; i < moves.size(); ++i)
+        if (moves[i].arrow == moves[i].from) first.push_back(all[i]);
+      std::sort(first.begin(), first.end(), std::greater<>());
+      const float cut = first[std::min<std::size_t>(q, first.size()) - 1];
+      float lowest_scored = 3, highest_rest = -10;
+      std::size_t scored = 0;
+      for (std::size_t i = 0; i < moves.size(); ++i) {
+        const Move m = moves[i];
+        const Move back{m.from, m.to, m.from};
+        const auto k =
+            static_cast<std::size_t>(std::find(moves.begin(), moves.end(), back) - moves.begin());
+        REQUIRE(k < moves.size());
+        if (all[k] >= cut || k == i) {  // among the q best, or the first stage's move
+          CHECK(two[i] == all[i]);
+          lowest_scored = std::min(lowest_scored, two[i]);
+          ++scored;
+        } else {
+          CHECK(two[i] == all[k] - 4.0f);
+          highest_rest = std::max(highest_rest, two[i]);
+        }
+      }
+      CHECK(highest_rest < lowest_scored - 1.0f);
+      if (q >= first.size()) CHECK(scored == moves.size());
+    }
   }
 }

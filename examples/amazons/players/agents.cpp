@@ -324,7 +324,7 @@ using InvaderSearch = mcts::Search<Position, mcts::Uct, mcts::Expansion<Lieberum
 
 struct InvaderParams {
   gsearch::Budget budget;
-  std::uint32_t top_k, widen, step, every, threshold, plies;
+  std::uint32_t top_k, widen, step, every, threshold, plies, queen_moves;
   double c;
   bool schedule, endgame, reuse;
   int expected_moves;
@@ -332,7 +332,8 @@ struct InvaderParams {
   LieberumWeights weights;
 };
 
-// UCT over whole moves with: forward pruning to the top_k moves by evaluation; progressive
+// UCT over whole moves with: forward pruning to the top_k moves by evaluation (with
+// queen_moves, a two-stage one: LieberumMovePrior); progressive
 // widening (widen children open, +step every `every` visits); leaves expanded after
 // `threshold` visits; playouts cut after `plies` random plies and scored by the Lieberum
 // evaluation, always with the root player to move (the parity adjustment); a time schedule
@@ -395,7 +396,8 @@ class InvaderAgent final : public Agent {
     if (!search_) {
       search_.emplace(with_seed(p_.threads, 0), mcts::Uct{.c = p_.c},
                       mcts::Expansion<LieberumMovePrior>{
-                          .prior = LieberumMovePrior{LieberumEvaluator(p_.weights)},
+                          .prior = LieberumMovePrior{.eval = LieberumEvaluator(p_.weights),
+                                                     .queen_moves = p_.queen_moves},
                           .top_k = p_.top_k,
                           .widen_initial = p_.widen,
                           .widen_step = p_.step,
@@ -599,6 +601,14 @@ const std::vector<AgentDef>& registry() {
                   {"step", "5", "progressive widening: more children per step", {}, 1, 4900, true},
                   {"every", "1000", "progressive widening: visits per step", {}, 1, 1e9, true},
                   {"threshold", "40", "visits before a leaf is expanded", {}, 1, 1e6, true},
+                  {"qk",
+                   "0",
+                   "expansions evaluate every arrow of only the best qk queen moves, each "
+                   "first scored with its arrow on the square it left (0: every move)",
+                   {},
+                   0,
+                   140,
+                   true},
                   {"plies", "6", "random plies before the evaluation", {}, 0, 200, true},
                   {"c", "0.3", "UCT exploration constant", {}, 0, 100},
                   schedule,
@@ -620,6 +630,7 @@ const std::vector<AgentDef>& registry() {
                        .every = static_cast<std::uint32_t>(v.count("every")),
                        .threshold = static_cast<std::uint32_t>(v.count("threshold")),
                        .plies = static_cast<std::uint32_t>(v.count("plies")),
+                       .queen_moves = static_cast<std::uint32_t>(v.count("qk")),
                        .c = v.number("c"),
                        .schedule = v.text("schedule") == "1",
                        .endgame = v.text("endgame") == "1",
