@@ -11,6 +11,8 @@
 //   Puct         q + c·P·sqrt(N) / (1 + n)                  (AlphaZero; FPU for unvisited)
 //   PriorUcb     P + w_q·q + c·sqrt(ln N / (n + 1))         (paper eq. 13-14 with w_q = 0)
 //   ScoreSelect  any user scorer f(tree, parent, child) -> double
+// uct_select(tree, parent, first, count, c, value) is UCT's rule over any value of a child
+// (ImplicitUct in implicit.hpp blends q with an implicit minimax value).
 #pragma once
 
 #include <cmath>
@@ -21,6 +23,24 @@
 
 namespace gsearch::mcts {
 
+// UCT's rule over any value of a child: unvisited children first, in order; then the child
+// maximising value(child) + c·sqrt(ln N / n).
+template <MoveType Move, NodeData Data, class Value>
+NodeId uct_select(const Tree<Move, Data>& tree, NodeId parent, NodeId first, std::uint32_t count,
+                  double c, Value value) {
+  const double log_n =
+      std::log(static_cast<double>(tree[parent].visits > 0 ? tree[parent].visits : 1));
+  NodeId best = first;
+  double best_score = -std::numeric_limits<double>::infinity();
+  for (NodeId id = first; id < first + count; ++id) {
+    const auto& child = tree[id];
+    if (!child.visited()) return id;
+    const double score = value(id) + c * std::sqrt(log_n / child.visits);
+    if (score > best_score) best_score = score, best = id;
+  }
+  return best;
+}
+
 // UCT (Kocsis & Szepesvári 2006; the paper's eq. 3): unvisited children first, in order;
 // then the child maximising q + c·sqrt(ln N / n). c applies to values in [-1, 1]; the usual
 // c for rewards in [0, 1] corresponds to 2c here.
@@ -30,17 +50,8 @@ struct Uct {
   template <MoveType Move, NodeData Data>
   NodeId select(const Tree<Move, Data>& tree, NodeId parent, NodeId first,
                 std::uint32_t count) const {
-    const double log_n =
-        std::log(static_cast<double>(tree[parent].visits > 0 ? tree[parent].visits : 1));
-    NodeId best = first;
-    double best_score = -std::numeric_limits<double>::infinity();
-    for (NodeId c = first; c < first + count; ++c) {
-      const auto& child = tree[c];
-      if (!child.visited()) return c;
-      const double score = child.q + this->c * std::sqrt(log_n / child.visits);
-      if (score > best_score) best_score = score, best = c;
-    }
-    return best;
+    return uct_select(tree, parent, first, count, c,
+                      [&](NodeId id) { return static_cast<double>(tree[id].q); });
   }
 };
 
