@@ -29,6 +29,8 @@ TEST_CASE("specs: canonical names, defaults, and one-line errors") {
                        doctest::Contains("c=\"nan\" is not a number in [0, 100]"), SpecError);
   CHECK_THROWS_WITH_AS((void)make_agent("uct:ms=inf"), doctest::Contains("ms=\"inf\" is not"),
                        SpecError);
+  CHECK_THROWS_WITH_AS((void)make_agent("invader:im=1.5"),
+                       doctest::Contains("im=\"1.5\" is not a number in [0, 1]"), SpecError);
   CHECK_THROWS_WITH_AS((void)make_agent("hybrid:temperature=-nan"),
                        doctest::Contains("is not a number"), SpecError);
   CHECK_THROWS_WITH_AS((void)make_agent("uct:iters=100,iters=200"),
@@ -82,6 +84,8 @@ TEST_CASE(
         "invader:iters=200,k=50,threshold=5",
         "invader:iters=200,k=50,threshold=5,threads=2",
         "invader:iters=200,k=50,threshold=5,reuse=1",
+        "invader:iters=200,k=50,threshold=5,im=0.3,reuse=1",
+        "invader:iters=200,k=50,threshold=5,im=0.3,threads=2",
         "teacher",
         "teacher:candidates=5,noise=0.3",
         "uctae:n=20",

@@ -18,6 +18,7 @@
 #include "amazons/rules/decision.hpp"
 #include "amazons/rules/solver.hpp"
 #include "gsearch/alphabeta/alphabeta.hpp"
+#include "gsearch/mcts/implicit.hpp"
 #include "gsearch/mcts/mcts.hpp"
 
 namespace amazons {
@@ -319,13 +320,13 @@ class UctAgent final : public Agent {
 // ---------------------------------------------------------------------------------------
 // INVADERMC-style MCTS
 
-using InvaderSearch = mcts::Search<Position, mcts::Uct, mcts::Expansion<LieberumMovePrior>,
-                                   mcts::CutoffPlayout<LieberumRef>>;
+using InvaderSearch = mcts::Search<Position, mcts::ImplicitUct, mcts::Expansion<LieberumMovePrior>,
+                                   mcts::CutoffPlayout<LieberumRef>, mcts::ImplicitBackup>;
 
 struct InvaderParams {
   gsearch::Budget budget;
   std::uint32_t top_k, widen, step, every, threshold, plies, queen_moves;
-  double c;
+  double c, implicit;
   bool schedule, endgame, reuse;
   int expected_moves;
   mcts::Params threads;  // threads and parallel
@@ -339,8 +340,10 @@ struct InvaderParams {
 // evaluation, always with the root player to move (the parity adjustment); a time schedule
 // that spends more early (×3, ×2, ×1.5 of the base for the first 10, 10, 10 own moves, then
 // the base, scaled so that `expected_moves` moves use expected_moves × ms in all);
-// alpha-beta once the territories are settled (no empty square reachable by both sides); and,
-// with `reuse`, the tree kept from one move to the next.
+// alpha-beta once the territories are settled (no empty square reachable by both sides);
+// with `reuse`, the tree kept from one move to the next; and with `implicit` > 0, selection
+// blends each child's mean with the minimax of the expansions' evaluations below it
+// (gsearch/mcts/implicit.hpp; 0 is plain UCT).
 class InvaderAgent final : public Agent {
  public:
   InvaderAgent(std::string name, const InvaderParams& p) : name_(std::move(name)), p_(p) {}
@@ -394,7 +397,7 @@ class InvaderAgent final : public Agent {
       }
     }
     if (!search_) {
-      search_.emplace(with_seed(p_.threads, 0), mcts::Uct{.c = p_.c},
+      search_.emplace(with_seed(p_.threads, 0), mcts::ImplicitUct{.c = p_.c, .alpha = p_.implicit},
                       mcts::Expansion<LieberumMovePrior>{
                           .prior = LieberumMovePrior{.eval = LieberumEvaluator(p_.weights),
                                                      .queen_moves = p_.queen_moves},
@@ -611,6 +614,13 @@ const std::vector<AgentDef>& registry() {
                    true},
                   {"plies", "6", "random plies before the evaluation", {}, 0, 200, true},
                   {"c", "0.3", "UCT exploration constant", {}, 0, 100},
+                  {"im",
+                   "0",
+                   "implicit minimax backups: the weight of the minimax of the expansions' "
+                   "evaluations against the playouts' mean in selection (0: plain UCT)",
+                   {},
+                   0,
+                   1},
                   schedule,
                   {"endgame", "1", "alpha-beta once the territories are settled", {"0", "1"}},
                   {"reuse",
@@ -632,6 +642,7 @@ const std::vector<AgentDef>& registry() {
                        .plies = static_cast<std::uint32_t>(v.count("plies")),
                        .queen_moves = static_cast<std::uint32_t>(v.count("qk")),
                        .c = v.number("c"),
+                       .implicit = v.number("im"),
                        .schedule = v.text("schedule") == "1",
                        .endgame = v.text("endgame") == "1",
                        .reuse = v.text("reuse") == "1",
