@@ -81,8 +81,8 @@ TEST_CASE("implicit minimax: each node keeps the best of its children's values, 
   CHECK(mcts::implicit_value(t, 1) == doctest::Approx(0.1));  // a slot: its prior
   CHECK(t[0].visits == 0);  // visits and means are the driver's, not the policy's
 
-  // The best child improves: O(1), and the root follows.
-  t[below].prior = -0.95f;  // (priors do not change in a search; this stands for a new value)
+  // The best child improves: O(1), and the root follows. (Priors do not change in a search;
+  // a changed prior here stands for a new value below the child.)
   t[1].prior = 0.7f;
   backup.backup(t, mcts::Iteration<int>{1, 0.0, 0});
   CHECK(t[0].data.tau == doctest::Approx(-0.7));
