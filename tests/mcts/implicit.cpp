@@ -144,6 +144,24 @@ TEST_CASE("ImplicitUct: alpha 0 is UCT; alpha 1 follows the implicit values") {
   CHECK(mcts::ImplicitUct{.c = 0.3, .alpha = 1.0}.select(t, 0, 1, 3) == 3);  // unvisited first
 }
 
+TEST_CASE("ImplicitUct: with fade, the implicit value's weight falls with the child's visits") {
+  const mcts::ImplicitUct fading{.c = 0.0, .alpha = 0.6, .fade = 10.0};
+  CHECK(fading.weight(0) == doctest::Approx(0.6));
+  CHECK(fading.weight(10) == doctest::Approx(0.3));
+  CHECK(fading.weight(990) == doctest::Approx(0.006));
+  CHECK(mcts::ImplicitUct{.alpha = 0.6}.weight(990) == 0.6);  // fade 0: the paper's fixed α
+
+  mcts::Tree<int, mcts::MinimaxStats> t;
+  t[0].mover = 1;
+  t.add_children(0, 3, 0);
+  t[0].visits = 1030;
+  t[1].visits = 10, t[1].q = 0.5f, t[1].prior = -0.5f;   // 0.5·0.5 + 0.5·(−0.5) = 0
+  t[2].visits = 1000, t[2].q = 0.1f, t[2].prior = 0.9f;  // ≈ 0.1: the mean rules
+  t[3].visits = 20, t[3].q = 0.0f, t[3].prior = 0.5f;    // (1/3)·0.5 ≈ 0.17
+  CHECK(mcts::ImplicitUct{.c = 0.0, .alpha = 1.0}.select(t, 0, 1, 3) == 2);
+  CHECK(mcts::ImplicitUct{.c = 0.0, .alpha = 1.0, .fade = 10.0}.select(t, 0, 1, 3) == 3);
+}
+
 TEST_CASE("implicit minimax search finds the winning move and the necessary block") {
   implicit_test::ImplicitSearch search({.seed = 1}, {.c = 1.0, .alpha = 0.3});
   search.set_root(implicit_test::ttt_after({0, 3, 1, 4}));  // X wins with 2

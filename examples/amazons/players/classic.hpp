@@ -261,7 +261,7 @@ using InvaderSearch = mcts::Search<Position, mcts::ImplicitUct, mcts::Expansion<
 struct InvaderParams {
   gsearch::Budget budget;
   std::uint32_t top_k, widen, step, every, threshold, plies, queen_moves;
-  double c, implicit;
+  double c, implicit, implicit_fade;
   bool schedule, endgame, reuse;
   int expected_moves;
   mcts::Params threads;  // threads and parallel
@@ -278,7 +278,8 @@ struct InvaderParams {
 // alpha-beta once the territories are settled (no empty square reachable by both sides);
 // with `reuse`, the tree kept from one move to the next; and with `implicit` > 0, selection
 // blends each child's mean with the minimax of the expansions' evaluations below it
-// (gsearch/mcts/implicit.hpp; 0 is plain UCT).
+// (gsearch/mcts/implicit.hpp; 0 is plain UCT), with a weight that falls with the child's
+// visits when `implicit_fade` > 0.
 class InvaderAgent final : public Agent {
  public:
   InvaderAgent(std::string name, const InvaderParams& p) : name_(std::move(name)), p_(p) {}
@@ -332,7 +333,8 @@ class InvaderAgent final : public Agent {
       }
     }
     if (!search_) {
-      search_.emplace(with_seed(p_.threads, 0), mcts::ImplicitUct{.c = p_.c, .alpha = p_.implicit},
+      search_.emplace(with_seed(p_.threads, 0),
+                      mcts::ImplicitUct{.c = p_.c, .alpha = p_.implicit, .fade = p_.implicit_fade},
                       mcts::Expansion<LieberumMovePrior>{
                           .prior = LieberumMovePrior{.eval = LieberumEvaluator(p_.weights),
                                                      .queen_moves = p_.queen_moves},

@@ -17,7 +17,10 @@
 // otherwise the update is O(1).
 //
 // Selection. score = (1 − α)·q + α·v(c) + c_uct·sqrt(ln N / n): α = 0 is UCT exactly; the
-// unvisited children are tried first, in order (best prior first), as in UCT.
+// unvisited children are tried first, in order (best prior first), as in UCT. With `fade` = F
+// > 0 the weight falls with the child's visits n, α·F / (F + n), so that the implicit value
+// steers the children the playouts have barely sampled and the mean rules the well-sampled
+// ones (not in the paper, which keeps α fixed; F = 0, the default, is the paper's rule).
 //
 // Usage:
 //   using namespace gsearch::mcts;
@@ -103,12 +106,19 @@ using ImplicitBackup = ImplicitBackupOf<>;
 struct ImplicitUct {
   double c = 1.0;      // UCT's exploration constant (values in [-1, 1])
   double alpha = 0.3;  // the implicit minimax value's weight, in [0, 1]
+  double fade = 0.0;   // > 0: the weight is alpha·fade / (fade + visits of the child)
+
+  // The implicit value's weight for a child visited `visits` times.
+  [[nodiscard]] double weight(std::uint32_t visits) const noexcept {
+    return fade > 0 ? alpha * fade / (fade + visits) : alpha;
+  }
 
   template <MoveType Move, MinimaxData Data>
   NodeId select(const Tree<Move, Data>& tree, NodeId parent, NodeId first,
                 std::uint32_t count) const {
     return uct_select(tree, parent, first, count, c, [&](NodeId id) {
-      return (1.0 - alpha) * tree[id].q + alpha * implicit_value(tree, id);
+      const double w = weight(tree[id].visits);
+      return (1.0 - w) * tree[id].q + w * implicit_value(tree, id);
     });
   }
 };
