@@ -139,7 +139,7 @@ class Engine:
     """One `amazons engine --agent SPEC` process; ask() writes a command, reads one line."""
 
     def __init__(self, amazons, spec, timeout):
-        self.timeout, self.buf = timeout, b""
+        self.timeout, self.buf, self.seconds = timeout, b"", 0.0
         self.err = tempfile.TemporaryFile()
         try:
             self.proc = subprocess.Popen([amazons, "engine", "--agent", spec],
@@ -188,8 +188,10 @@ class Engine:
 
     def best_move(self, history, pos, go="go"):
         """Ask for the move in pos (reached by history); check it by our rules."""
+        start = time.monotonic()
         self.expect_ok("position startpos" + ("" if not history else " moves " + " ".join(history)))
         answer = self.ask(go)
+        self.seconds = time.monotonic() - start  # the engine's time: position, go, bestmove
         if not answer.startswith("bestmove "):
             raise Forfeit(f"engine answered '{answer}' to 'go'")
         text = answer[len("bestmove "):].strip()
@@ -233,7 +235,8 @@ def play_game(opts, game):
     engine = opponent = None
     actor, forfeit = "engine", None
     # With --clock, both engines play on a clock the referee keeps: the wall time from sending
-    # `go` to reading `bestmove` (input and output included) is charged to the mover.
+    # `position` to reading `bestmove` (input and output included; the referee's own check of
+    # the move not) is charged to the mover.
     clock = {WHITE: opts.clock_ms[0], BLACK: opts.clock_ms[0]} if opts.clock_ms else None
     least_left = None
 
@@ -244,9 +247,8 @@ def play_game(opts, game):
         inc = opts.clock_ms[1]
         go = (f"go wtime {max(0, int(clock[WHITE]))} btime {max(0, int(clock[BLACK]))}"
               f" winc {inc} binc {inc}")
-        start = time.monotonic()
         move = eng.best_move(history, pos, go)
-        clock[pos.side] -= 1000 * (time.monotonic() - start)
+        clock[pos.side] -= 1000 * eng.seconds
         if eng is engine:
             least_left = clock[pos.side] if least_left is None else min(least_left, clock[pos.side])
         if clock[pos.side] < 0:

@@ -282,22 +282,27 @@ struct InvaderParams {
 // visits when `implicit_fade` > 0.
 class InvaderAgent final : public Agent {
  public:
-  InvaderAgent(std::string name, const InvaderParams& p) : name_(std::move(name)), p_(p) {}
+  // The endgame's alpha-beta and its table are built here, before any clock runs: a table
+  // allocated during a move (16 MiB, asked for on huge pages) can stall for a tenth of a
+  // second while the kernel compacts memory, and that time is not in the search's budget.
+  InvaderAgent(std::string name, const InvaderParams& p) : name_(std::move(name)), p_(p) {
+    if (p_.endgame)
+      endgame_.emplace(ab::Params{.max_depth = 64}, LieberumRef{LieberumEvaluator(p_.weights)});
+  }
   std::string name() const override { return name_; }
   void reset(std::uint64_t seed) override {
     seed_ = seed;
     search_.reset();
+    if (endgame_) endgame_->clear();
   }
 
   Move choose(const Position& pos, const std::optional<gsearch::Budget>& budget) override {
     gsearch::Budget b = budget.value_or(p_.budget);
     if (p_.schedule && !budget) b.seconds *= schedule(own_move_number(pos));
-    if (p_.endgame && settled(pos)) {
+    if (endgame_ && settled(pos)) {
       search_.reset();
-      ab::AlphaBeta<Position, LieberumRef> endgame(ab::Params{.max_depth = 64},
-                                                   LieberumRef{LieberumEvaluator(p_.weights)});
       gsearch::Budget ab_budget{.nodes = b.iterations * 20, .seconds = b.seconds};
-      const auto r = endgame.search(pos, ab_budget);
+      const auto r = endgame_->search(pos, ab_budget);
       info_ = {.pv = r.pv,
                .value = std::clamp(r.score / 10000.0, -1.0, 1.0),
                .iterations = r.nodes,
@@ -368,6 +373,7 @@ class InvaderAgent final : public Agent {
   InvaderParams p_;
   std::uint64_t seed_ = 0;
   std::optional<InvaderSearch> search_;
+  std::optional<ab::AlphaBeta<Position, LieberumRef>> endgame_;  // with p_.endgame
 };
 
 }  // namespace amazons::classic
