@@ -273,6 +273,17 @@ TEST_CASE("node and time budgets stop the deepening; the first depth always comp
   CHECK(t.depth >= 1);
 }
 
+TEST_CASE("search()'s max_depth replaces Params::max_depth for one search") {
+  const amazons::Position start;
+  ab::AlphaBeta<amazons::Position, Mobility> search({.max_depth = 1});
+  CHECK(search.search(start, gsearch::Budget::node_count(30000)).depth == 1);
+  const auto deeper = search.search(start, gsearch::Budget::node_count(300000), 30);
+  CHECK(deeper.depth > 1);
+  CHECK(deeper.depth < 30);
+  CHECK(search.search(start, {}, 2).depth == 2);
+  CHECK(search.search(start).depth == 1);  // the next search without it: Params again
+}
+
 TEST_CASE("an interrupted iteration's best move so far is the result, searched deeper") {
   // 6x6 positions a few random turns in; for each, node budgets that stop the depth-3
   // iteration at several points. The result keeps depth 2, but once the depth-2 best move is

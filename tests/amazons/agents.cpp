@@ -194,6 +194,25 @@ TEST_CASE("a spec that names a time gets that time: defaults do not cap it") {
   CHECK(watch.seconds() >= 0.03);
 }
 
+TEST_CASE(
+    "a budget passed to choose() is searched to its end: ab's default depth does not cap it") {
+  // An engine on a clock passes the time (`go wtime ...`); `ab` with its default depth of 2
+  // used to answer at depth 2 in a few milliseconds whatever the clock gave.
+  const auto node_budget = gsearch::Budget::node_count(200000);
+  auto ab = make_agent("ab");
+  ab->reset(1);
+  (void)ab->choose(Position{});
+  CHECK(ab->info().depth == 2);  // its own budget: the spec's depth
+  (void)ab->choose(Position{}, node_budget);
+  CHECK(ab->info().depth > 2);
+  CHECK(ab->info().nodes >= 200000);
+  // A depth the spec wrote stays the cap.
+  auto fixed = make_agent("ab:depth=2");
+  fixed->reset(1);
+  (void)fixed->choose(Position{}, node_budget);
+  CHECK(fixed->info().depth == 2);
+}
+
 // Found by fuzz/agent_spec.cpp: a subnormal number passed the spec check (std::from_chars)
 // and then made std::stod throw std::out_of_range, not SpecError.
 TEST_CASE("fuzz regression: subnormal numbers in a spec are numbers") {

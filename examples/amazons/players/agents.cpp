@@ -41,7 +41,8 @@ struct ParamDef {
 
 class Values {
  public:
-  explicit Values(std::map<std::string, std::string> v) : v_(std::move(v)) {}
+  explicit Values(std::map<std::string, std::string> v, std::set<std::string> given = {})
+      : v_(std::move(v)), given_(std::move(given)) {}
   // A number parameter's value, which the spec check has read with std::from_chars (not
   // std::stod: that throws std::out_of_range for a subnormal such as 1e-310).
   [[nodiscard]] double number(const std::string& k) const {
@@ -54,9 +55,12 @@ class Values {
     return static_cast<std::uint64_t>(number(k));
   }
   [[nodiscard]] const std::string& text(const std::string& k) const { return v_.at(k); }
+  // Whether the spec wrote k (not its default).
+  [[nodiscard]] bool given(const std::string& k) const { return given_.count(k) != 0; }
 
  private:
   std::map<std::string, std::string> v_;
+  std::set<std::string> given_;
 };
 
 struct AgentDef {
@@ -227,8 +231,9 @@ const std::vector<AgentDef>& registry() {
                .proven_outcomes = v.text("endgame") == "1",
                .use_interrupted = v.text("partial") == "1",
                .threads = static_cast<unsigned>(v.count("threads"))};
-           return std::unique_ptr<Agent>(new classic::AlphaBetaAgent(
-               n, p, budget_of(v, true), v.text("schedule") == "1", eval_weights(v)));
+           return std::unique_ptr<Agent>(
+               new classic::AlphaBetaAgent(n, p, budget_of(v, true), v.text("schedule") == "1",
+                                           eval_weights(v), v.given("depth")));
          }});
     d.push_back(
         {"uct",
@@ -463,6 +468,7 @@ struct ParsedSpec {
   const AgentDef* def = nullptr;
   std::map<std::string, std::string> values;
   std::string canonical;
+  std::set<std::string> given;  // the keys the spec wrote
 };
 
 ParsedSpec parse_spec(std::string_view spec) {
@@ -537,7 +543,7 @@ ParsedSpec parse_spec(std::string_view spec) {
   const Values v(values);
   if (values.count("iters") && values.count("ms") && v.count("iters") == 0 && v.number("ms") == 0)
     throw SpecError("agent " + name + ": give iters or ms a positive value");
-  return {&*def, std::move(values), std::move(canonical)};
+  return {&*def, std::move(values), std::move(canonical), std::move(given)};
 }
 
 }  // namespace
@@ -546,7 +552,7 @@ std::string canonical_spec(std::string_view spec) { return parse_spec(spec).cano
 
 std::unique_ptr<Agent> make_agent(std::string_view spec) {
   ParsedSpec p = parse_spec(spec);
-  return p.def->make(Values(std::move(p.values)), p.canonical);
+  return p.def->make(Values(std::move(p.values), std::move(p.given)), p.canonical);
 }
 
 std::string describe_agents() {

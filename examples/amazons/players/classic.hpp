@@ -136,13 +136,17 @@ inline SearchInfo alpha_beta_info(const ab::Result<Move>& r) {
 // value of each move as the scorer of the selective techniques (gsearch/alphabeta), and the
 // region rules of SolverPosition as its proven outcomes (the endgame mode); with `schedule`,
 // the spec's time per move follows early_time_factor (a budget passed to choose() is kept).
+// A budget passed to choose() (an engine's clock, `go ms T`) is searched to the deepest
+// iteration unless the spec wrote its depth (`depth_given`): the default depth of 2 is the
+// spec's own fixed budget, not a cap on a time the caller gives.
 class AlphaBetaAgent final : public Agent {
  public:
   AlphaBetaAgent(std::string name, const ab::Params& params, gsearch::Budget budget, bool schedule,
-                 const LieberumWeights& weights)
+                 const LieberumWeights& weights, bool depth_given)
       : name_(std::move(name)),
         budget_(budget),
         schedule_(schedule),
+        depth_given_(depth_given),
         search_(params, LieberumRef{LieberumEvaluator(weights)},
                 LieberumMovePrior{LieberumEvaluator(weights)}) {}
   std::string name() const override { return name_; }
@@ -150,7 +154,8 @@ class AlphaBetaAgent final : public Agent {
   Move choose(const Position& pos, const std::optional<gsearch::Budget>& budget) override {
     gsearch::Budget b = budget.value_or(budget_);
     if (schedule_ && !budget) b.seconds *= early_time_factor(own_move_number(pos), kExpectedMoves);
-    const auto r = search_.search(SolverPosition(pos), b);
+    const int depth = budget && !depth_given_ ? ab::Params{}.max_depth : 0;
+    const auto r = search_.search(SolverPosition(pos), b, depth);
     info_ = alpha_beta_info(r);
     return r.best;
   }
@@ -159,6 +164,7 @@ class AlphaBetaAgent final : public Agent {
   std::string name_;
   gsearch::Budget budget_;
   bool schedule_;
+  bool depth_given_;
   ab::AlphaBeta<SolverPosition, LieberumRef, LieberumMovePrior> search_;
 };
 

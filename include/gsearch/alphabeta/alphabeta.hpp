@@ -157,10 +157,12 @@ class AlphaBeta {
   // result, or the interrupted one's best move so far once it has searched the last one's
   // (the first iteration always completes, budgets notwithstanding). The solver's one
   // search to max_depth stops at the budget like any other: then nothing is proven and there
-  // is no move.
-  Result<Move> search(const G& root, const Budget& budget = {}) {
+  // is no move. `max_depth` > 0 replaces Params::max_depth for this search alone: a player
+  // whose usual search is a fixed depth, given a clock, searches as deep as the time allows.
+  Result<Move> search(const G& root, const Budget& budget = {}, int max_depth = 0) {
     Result<Move> result;
     tracker_.emplace(budget, 1);  // negamax already asks only every 1024 nodes
+    depth_limit_ = max_depth > 0 ? std::min(max_depth, kMaxPly - 1) : params_.max_depth;
     stopped_ = false;
     nodes_ = 0;
     tt_.new_search();
@@ -180,7 +182,7 @@ class AlphaBeta {
     // the next would search all that again, which costs more than the move ordering of the
     // earlier iterations saves (docs/amazons.md, "Solving small boards"); it searches to
     // max_depth at once.
-    for (int depth = kSolver ? params_.max_depth : 1; depth <= params_.max_depth; ++depth) {
+    for (int depth = kSolver ? depth_limit_ : 1; depth <= depth_limit_; ++depth) {
       allow_stop_ = kSolver || depth > 1;
       unknowns_ = 0;
       pruned_ = 0;
@@ -239,6 +241,7 @@ class AlphaBeta {
         for (std::size_t i = 0; i < n; ++i) {
           AlphaBeta* h = main.helpers_[i].get();
           h->table_ = &main.tt_;
+          h->depth_limit_ = main.depth_limit_;
           const int first_depth = i % 2 == 0 ? 2 : 1;
           threads_.emplace_back(
               [h, &root, first_depth, this] { h->help(root, first_depth, stop_); });
@@ -272,14 +275,15 @@ class AlphaBeta {
     std::vector<std::thread> threads_;
   };
 
-  // A helper's search: iterative deepening from `first_depth` until `stop` (or max_depth).
+  // A helper's search: iterative deepening from `first_depth` until `stop` (or the main
+  // search's depth limit).
   void help(const G& root, int first_depth, const std::atomic<bool>& stop) {
     tracker_.emplace(Budget{}, 1);
     stopped_ = false;
     nodes_ = 0;
     external_stop_ = &stop;
     allow_stop_ = true;
-    for (int depth = first_depth; depth <= params_.max_depth && !stopped_; ++depth)
+    for (int depth = first_depth; depth <= depth_limit_ && !stopped_; ++depth)
       (void)negamax(root, depth, -kInfinity, kInfinity, 0);
     external_stop_ = nullptr;
   }
@@ -556,6 +560,7 @@ class AlphaBeta {
   MoveOrdering<Move> ordering_;
   std::optional<BudgetTracker> tracker_;
   bool stopped_ = false;
+  int depth_limit_ = 0;  // this search's deepest iteration (Params::max_depth unless search() says)
   bool allow_stop_ = false;
   std::uint64_t nodes_ = 0;
   std::uint64_t unknowns_ = 0;  // depth-limited leaves (and tables hits) values depend on
