@@ -4,7 +4,8 @@ find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
   add_test(NAME cli.referee COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/referee.py
            --amazons $<TARGET_FILE:amazons> --spec uct:iters=50 --games 2)
-  # On a clock the referee keeps (input and output included): no forfeit on time.
+  # On a clock the referee keeps (input and output included): no forfeit on time by either
+  # engine (invader and ab both search the time they are given).
   add_test(NAME cli.referee_clock COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/referee.py
            --amazons $<TARGET_FILE:amazons> --spec invader --opponent-spec ab --clock 2+0.1 --games 2)
   # One build against another (--opponent-amazons): a binary that cannot start is named in a
