@@ -63,11 +63,11 @@ mcts::Params threaded(const benchmark::State& state) {
           .threads = static_cast<unsigned>(state.range(0)),
           .parallel = state.range(1) ? mcts::Parallel::kTree : mcts::Parallel::kRoot};
 }
-template <class Search>
-void mcts_iterations(benchmark::State& state, Search search) {
+template <class Search, class G = DecisionPosition>
+void mcts_iterations(benchmark::State& state, Search search, const G& root = G{Position{}}) {
   std::uint64_t iterations = 0;
   for (auto _ : state) {
-    search.set_root(DecisionPosition{Position{}});
+    search.set_root(root);
     iterations += search.run(gsearch::Budget::iters(20000)).iterations;
   }
   state.counters["iterations/s"] =
@@ -81,6 +81,20 @@ void BM_MctsCutoffPlayouts(benchmark::State& state) {
       mcts::Search<DecisionPosition, mcts::Uct, mcts::ExpandAll, mcts::CutoffPlayout<Lieberum>>;
   mcts_iterations(state, S(threaded(state), {}, {}, {.plies = 6}));
 }
+// The same with INVADERMC's policies over whole moves (the `invader` agent's, without its
+// implicit backups): every child of an expanded node scored by its one-ply Lieberum value,
+// the best 400 kept, 5 open and 5 more every 1,000 visits, leaves expanded after 40 visits.
+// Expansions are most of the work here; tree parallelism lists and scores the children
+// outside its lock.
+void BM_MctsInvader(benchmark::State& state) {
+  using S = mcts::Search<Position, mcts::Uct, mcts::Expansion<amazons::LieberumMovePrior>,
+                         mcts::CutoffPlayout<Lieberum>>;
+  mcts_iterations(
+      state,
+      S(threaded(state), {.c = 0.3},
+        {.top_k = 400, .widen_initial = 5, .widen_step = 5, .threshold = 40}, {.plies = 6}),
+      Position{});
+}
 BENCHMARK(BM_MctsRandomPlayouts)
     ->Args({1, 0})
     ->Args({2, 0})
@@ -88,6 +102,12 @@ BENCHMARK(BM_MctsRandomPlayouts)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MctsCutoffPlayouts)
+    ->Args({1, 0})
+    ->Args({2, 0})
+    ->Args({2, 1})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MctsInvader)
     ->Args({1, 0})
     ->Args({2, 0})
     ->Args({2, 1})

@@ -250,6 +250,44 @@ TEST_CASE("tree parallelism: one tree, consistent statistics, the budget met exa
   }
 }
 
+namespace {
+// A bulk prior that counts its calls, one per expansion (atomic: the threads' copies of the
+// expansion policy count into the same place).
+struct CountingPrior {
+  std::atomic<int>* calls;
+  void operator()(const amazons::Position&, const gsearch::MoveListOf<amazons::Position>& moves,
+                  float* priors) const {
+    ++*calls;
+    for (std::size_t i = 0; i < moves.size(); ++i) priors[i] = static_cast<float>(i % 7);
+  }
+};
+}  // namespace
+
+TEST_CASE("tree parallelism: children listed outside the lock, each node expanded once") {
+  std::atomic<int> calls = 0;
+  using Search = mcts::Search<amazons::Position, mcts::Uct, mcts::Expansion<CountingPrior>,
+                              mcts::RandomPlayout>;
+  Search search({.seed = 3, .threads = 2, .parallel = mcts::Parallel::kTree}, {},
+                {.prior = {&calls}, .top_k = 30, .threshold = 4}, {.max_plies = 4});
+  search.set_root(amazons::Position{});
+  const auto stats = search.run(gsearch::Budget::iters(4000));
+  CHECK(stats.iterations == 4000);
+  const auto& tree = search.tree();
+  CHECK(tree.root().visits == 4000);
+  check_statistics(tree);
+  int expanded = 0;
+  std::size_t slots = 1;
+  for (gsearch::NodeId n = 0; n < tree.size(); ++n) {
+    if (!tree[n].expanded) continue;
+    ++expanded;
+    slots += tree[n].num_children;
+    for (gsearch::NodeId c : tree.children(n)) REQUIRE(tree[c].parent == n);
+  }
+  CHECK(expanded > 20);
+  CHECK(calls.load() == expanded);  // no node's children were listed twice
+  CHECK(tree.size() == slots);
+}
+
 TEST_CASE("threads with the solver: the same proofs as one thread") {
   gsearch::Rng rng(11);
   test_support::Negamax<test_games::Mnk<4, 4, 3>> negamax;

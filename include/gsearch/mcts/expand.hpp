@@ -8,6 +8,10 @@
 //   open(visits, n)                  how many of the n children selection may consider at a
 //                                    node with `visits` visits (progressive widening);
 //   expand_threshold()               visits a leaf needs before it is expanded.
+// It may also say whether a search with tree parallelism should list a node's children
+// outside its lock (mcts.hpp): static constexpr bool list_unlocked; true when absent. Worth it
+// when the listing costs more than a second trip through the lock (a prior that evaluates
+// every child); a plain move list is cheaper under the lock.
 //
 // Expansion<Prior, Filter> covers the classic variants with one mechanism:
 //   - all children (the default, ExpandAll);
@@ -22,6 +26,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "gsearch/core/game.hpp"
 
@@ -56,6 +61,9 @@ struct Expansion {
   std::uint32_t widen_step = 5;      // ... and this many more
   std::uint32_t widen_every = 1000;  // ... every this many visits
   std::uint32_t threshold = 1;       // visits before a leaf is expanded (>= 1)
+
+  // Tree parallelism lists the children outside its lock when there are priors to compute.
+  static constexpr bool list_unlocked = !std::is_same_v<Prior, NoPrior>;
 
   [[nodiscard]] std::uint32_t expand_threshold() const noexcept { return threshold; }
 

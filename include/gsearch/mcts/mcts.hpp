@@ -339,6 +339,12 @@ class Search {
     MoveListOf<G> moves;
     std::array<float, G::max_moves> priors;
     expand_.children(state, moves, priors.data());
+    return attach_children(n, state, moves, priors.data());
+  }
+
+  // Appends the children an expansion policy listed (`moves`, with their `priors`) to n.
+  // Returns false when the arena cap leaves no room (the root excepted).
+  bool attach_children(NodeId n, const G& state, const MoveListOf<G>& moves, const float* priors) {
     if (n != 0 && params_.max_nodes && tree_.size() + moves.size() > params_.max_nodes)
       return false;
     const NodeId first =
@@ -376,8 +382,14 @@ class Search {
   };
 
   // Selection and expansion from the root: plays the path's moves on `state` (the root's
-  // state on entry) and says where it ended.
+  // state on entry) and says where it ended. `expand_node(n, state)` expands a node that is
+  // ready (expand() unless a parallel search lists the children outside its lock) and
+  // returns false when n stays a leaf.
   Leaf descend(G& state) {
+    return descend(state, [this](NodeId n, const G& s) { return expand(n, s); });
+  }
+  template <class ExpandNode>
+  Leaf descend(G& state, ExpandNode&& expand_node) {
     Leaf leaf;
     NodeId& n = leaf.node;
     for (;;) {
@@ -385,7 +397,7 @@ class Search {
         leaf.terminal = state.is_terminal();
         if constexpr (kPriorValue) break;  // expanded when its evaluation comes back
         const bool ready = n == 0 || tree_[n].visits >= expand_.expand_threshold();
-        if (!ready || leaf.terminal || !expand(n, state)) break;
+        if (!ready || leaf.terminal || !expand_node(n, state)) break;
       }
       const auto& node = tree_[n];
       const std::uint32_t open =
@@ -497,6 +509,13 @@ class Search {
   }
 
   static constexpr bool kPriorValue = PriorValueEvaluator<Evaluate, G>;
+  // Whether tree parallelism lists a node's children outside its lock (expand.hpp).
+  static constexpr bool kListUnlocked = [] {
+    if constexpr (requires { Expand::list_unlocked; })
+      return static_cast<bool>(Expand::list_unlocked);
+    else
+      return true;
+  }();
 
   SearchStats run_one(const Budget& limits) {
     if constexpr (kPriorValue)
@@ -737,24 +756,42 @@ class Search {
   // Tree parallelism (Chaslot, Winands & van den Herik 2008) with virtual loss: each thread
   // descends and backs up under one lock, and evaluates its leaf — the playout, the bulk of
   // an iteration — outside it, on its own copy of the evaluation policy with its own random
-  // numbers (derive_seed(seed, thread)). Iterations are counted when they start, so an
-  // iteration budget is met exactly.
+  // numbers (derive_seed(seed, thread)). Unless the expansion policy says its listing is
+  // cheap (list_unlocked, expand.hpp), an expansion lists and scores its children outside
+  // the lock too, on the thread's copy of the policy: with a prior that evaluates every
+  // child (INVADERMC's) that is most of the work. A thread that reaches a node another
+  // thread is expanding evaluates it as a leaf instead of expanding it twice. Iterations are
+  // counted when they start, so an iteration budget is met exactly.
   SearchStats run_tree_parallel(const Budget& limits) {
     SearchStats stats;
     BudgetTracker tracker(limits, 1);
     detail::SpinLock mutex;
     std::uint64_t started = 0, added = 0, finished = 0;
+    std::vector<NodeId> expanding;  // the nodes being expanded, one at most per thread
+    expanding.reserve(params_.threads);
     const auto work = [&](unsigned thread) {
       Evaluate evaluate = evaluate_;
+      Expand expansion = expand_;
       Rng rng(derive_seed(params_.seed, thread));
       const Player perspective = root_->to_move();
       std::vector<std::pair<NodeId, float>> proofs;
       std::vector<PlayoutStep<Move>> playout;
+      MoveListOf<G> moves;
+      std::array<float, G::max_moves> priors;
       std::unique_lock lock(mutex);
+      const auto expand_unlocked = [&](NodeId n, const G& s) {
+        if (std::find(expanding.begin(), expanding.end(), n) != expanding.end()) return false;
+        expanding.push_back(n);
+        lock.unlock();
+        expansion.children(s, moves, priors.data());
+        lock.lock();
+        std::erase(expanding, n);
+        return attach_children(n, s, moves, priors.data());
+      };
       while (!tree_.root().exhausted && !tracker.exhausted(started, added)) {
         ++started;
         G state = *root_;
-        const Leaf leaf = descend(state);
+        const Leaf leaf = kListUnlocked ? descend(state, expand_unlocked) : descend(state);
         added += leaf.added;
         add_virtual_loss(leaf.node);
         lock.unlock();
