@@ -1,6 +1,8 @@
-// Benchmark of the CUDA backend: GAT-AE inference over a batch of G graphs of 64 nodes each,
-// as one block-diagonal graph (upload, one launch sequence, download), in graphs per second.
-// Without a CUDA device every benchmark reports an error and nothing is timed.
+// Benchmarks of the CUDA backend. GAT-AE inference over a batch of G graphs of 64 nodes each,
+// as one block-diagonal graph (upload, one launch sequence, download), in graphs per second;
+// the policy-value network of players/policy_value.hpp over a batch of B positions (upload,
+// forward, download of logits and values), in positions per second. Without a CUDA device
+// every benchmark reports an error and nothing is timed.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -8,6 +10,7 @@
 
 #include "gsearch/nn/cuda/backend.cuh"
 #include "gsearch/nn/gat.hpp"
+#include "gsearch/nn/policy_value.hpp"
 
 namespace nn = gsearch::nn;
 namespace cu = gsearch::nn::cuda;
@@ -38,6 +41,30 @@ void BM_CudaGatAeBatchInfer(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * graphs);
 }
 BENCHMARK(BM_CudaGatAeBatchInfer)->Arg(1)->Arg(64)->Arg(1024)->Arg(16384)->UseRealTime();
+
+// amazons::DecisionNet's network (640 inputs, two relu layers of H units, 128 logits and a
+// value) on the GPU, B positions (the first argument) a call, H the second; the network only
+// (bench_search's BM_PriorValueBatch also encodes the positions and computes the priors).
+void BM_CudaPolicyValueBatch(benchmark::State& state) {
+  if (cu::device_count() == 0) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  const auto rows = static_cast<nn::Index>(state.range(0));
+  gsearch::Rng rng(1);
+  nn::PolicyValueMlp cpu(640, state.range(1), 128, rng);
+  nn::Matrix x(rows, 640);
+  for (nn::Index k = 0; k < x.size(); ++k) x.data()[k] = rng.uniform() < 0.3 ? 1.0f : 0.0f;
+  cu::Context ctx;
+  cu::PolicyValueMlp gpu(ctx, cpu);
+  gpu.infer(ctx, x);  // warm-up: buffers, cuBLAS workspace
+  for (auto _ : state) benchmark::DoNotOptimize(gpu.infer(ctx, x).values.data());
+  state.counters["positions/s"] = benchmark::Counter(static_cast<double>(state.iterations() * rows),
+                                                     benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_CudaPolicyValueBatch)
+    ->ArgsProduct({{1, 8, 32, 128, 1024}, {256, 1024}})
+    ->UseRealTime();
 
 }  // namespace
 

@@ -18,6 +18,7 @@
 
 #include "gsearch/nn/cuda/backend.cuh"
 #include "gsearch/nn/gat.hpp"
+#include "gsearch/nn/policy_value.hpp"
 
 namespace nn = gsearch::nn;
 namespace cu = gsearch::nn::cuda;
@@ -216,6 +217,29 @@ TEST_CASE("batched inference: one launch sequence over many graphs equals the CP
   // A smaller batch reuses the device buffers: the same answers for its first graph.
   const nn::Matrix again = gpu.infer(ctx, x.topRows(graphs[0].num_nodes()), graphs[0]);
   CHECK(rel_error(again, scores.topRows(graphs[0].num_nodes())) < kForwardTol);
+}
+
+TEST_CASE("PolicyValueMlp on the GPU equals nn::PolicyValueMlp, batch by batch") {
+  cu::Context ctx;
+  gsearch::Rng rng(6);
+  nn::PolicyValueMlp cpu(640, 96, 128, rng, 3);
+  cu::PolicyValueMlp gpu(ctx, cpu);
+  CHECK(gpu.inputs() == 640);
+  CHECK(gpu.actions() == 128);
+  // Growing and shrinking batches: the device buffers are reused.
+  for (const nn::Index rows : {1, 7, 300, 5}) {
+    CAPTURE(rows);
+    const nn::Matrix x = nn::Matrix::Random(rows, 640);
+    const auto want = cpu.forward(x);
+    const nn::Matrix want_logits = want.logits, want_values = want.values;
+    const auto got = gpu.infer(ctx, x);
+    CHECK(rel_error(got.logits, want_logits) < kForwardTol);
+    CHECK(rel_error(got.values, want_values) < kForwardTol);
+    CHECK(got.values.cwiseAbs().maxCoeff() <= 1.0f);
+  }
+  CHECK_THROWS_WITH_AS(gpu.infer(ctx, nn::Matrix::Zero(2, 639)),
+                       "cuda policy-value network: input has shape 2x639, expected Nx640",
+                       std::invalid_argument);
 }
 
 TEST_CASE("device buffers grow and never shrink; CUDA failures become exceptions") {

@@ -10,6 +10,8 @@
 //   GatLayer           eq. 6–8: cuBLAS for Z = X·W, dW, dX; kernels for scores, softmax,
 //                      aggregation and their backward passes (kernels.cuh)
 //   GatAe              eq. 14 refinement → GAT layers → eq. 15, built from an nn::GatAe
+//   PolicyValueMlp     nn::PolicyValueMlp (policy_value.hpp): relu trunk of Dense layers,
+//                      a policy head and a tanh value head; forward only
 //
 // Device modules are built from their CPU counterpart (same weights) and can copy weights
 // from it again (copy_weights_from) and their gradients back into it
@@ -19,6 +21,7 @@
 //
 // Batched inference: put many graphs in one nn::GraphBatch, stack their feature rows in the
 // same order, and call GatAe::infer once: one upload, one launch sequence, one download.
+// PolicyValueMlp::infer does the same for a batch of positions, one row each.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -27,6 +30,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gsearch/nn/autoencoder.hpp"
@@ -38,6 +42,7 @@
 #include "gsearch/nn/gat.hpp"
 #include "gsearch/nn/graph.hpp"
 #include "gsearch/nn/layers.hpp"
+#include "gsearch/nn/policy_value.hpp"
 #include "gsearch/nn/tensor.hpp"
 
 namespace gsearch::nn::cuda {
@@ -134,6 +139,11 @@ class Dense {
     out_ = static_cast<int>(cpu.out());
     bias_ = cpu.has_bias();
   }
+  Dense(int in, int out, bool bias, const Activation& act)
+      : act_(act), in_(in), out_(out), bias_(bias) {}
+
+  [[nodiscard]] int in() const noexcept { return in_; }
+  [[nodiscard]] int out() const noexcept { return out_; }
 
   // x (rows, in) → y (rows, out), device pointers.
   const float* forward(const Context& ctx, const float* x, int rows) {
@@ -462,6 +472,94 @@ class GatAe {
   DeviceBuffer<float> refined_, y_, g_, g_refined_, dx_, x_dev_;
   DeviceGraph graph_;
   Matrix staging_, scores_;
+};
+
+// nn::PolicyValueMlp on the GPU, forward only: a batch of positions (one row of inputs each)
+// in one upload, one cuBLAS product and one bias-and-activation launch per layer, and one
+// download of the logits and one of the values.
+class PolicyValueMlp {
+ public:
+  // The two heads' outputs for the last batch, on the host: valid until the next infer().
+  struct Output {
+    const Matrix& logits;  // (B, actions)
+    const Matrix& values;  // (B, 1), in [-1, 1]
+  };
+
+  // The architecture and the weights of `cpu`, read from its parameter list ("trunk.<l>.W",
+  // "trunk.<l>.b", ..., "policy.W", "policy.b", "value.W", "value.b"). Throws Error when
+  // CUDA fails.
+  PolicyValueMlp(const Context& ctx, nn::PolicyValueMlp& cpu) {
+    ParamList params;
+    cpu.parameters(params);
+    for (std::size_t i = 0; i < params.size(); ++i) {
+      const std::string& name = params[i].name;
+      const std::string prefix = name.substr(0, name.size() - 1);  // "trunk.0.", "policy."
+      const bool bias = i + 1 < params.size() && params[i + 1].name == prefix + "b";
+      Dense dense(static_cast<int>(params[i].value->rows()),
+                  static_cast<int>(params[i].value->cols()), bias,
+                  prefix == "policy."  ? Activation::identity()
+                  : prefix == "value." ? Activation::tanh()
+                                       : Activation::relu());
+      if (prefix == "policy.")
+        policy_ = std::move(dense);
+      else if (prefix == "value.")
+        value_ = std::move(dense);
+      else
+        trunk_.push_back(std::move(dense));
+      if (bias) ++i;
+    }
+    copy_weights(ctx, params, parameters());
+  }
+
+  [[nodiscard]] int inputs() const noexcept { return trunk_.front().in(); }
+  [[nodiscard]] int actions() const noexcept { return policy_.out(); }
+
+  // Inputs x (rows, inputs) on the device → logits (rows, actions) and values (rows, 1) on
+  // the device. Asynchronous on ctx's stream.
+  std::pair<const float*, const float*> forward(const Context& ctx, const float* x, int rows) {
+    const float* h = x;
+    for (auto& layer : trunk_) h = layer.forward(ctx, h, rows);
+    return {policy_.forward(ctx, h, rows), value_.forward(ctx, h, rows)};
+  }
+
+  // Both heads for host inputs x (B, inputs): uploads x, runs forward(), downloads.
+  Output infer(const Context& ctx, const ConstRef<float>& x) {
+    nn::detail::check_shape("cuda policy-value network", "input", x.rows(), x.cols(), -1, inputs());
+    staging_ = x;  // contiguous rows for the copy
+    const float* dx = x_dev_.upload(
+        std::span<const float>(staging_.data(), static_cast<std::size_t>(staging_.size())),
+        ctx.stream());
+    const auto rows = static_cast<int>(x.rows());
+    const auto [logits, values] = forward(ctx, dx, rows);
+    logits_.resize(rows, actions());
+    values_.resize(rows, 1);
+    download(ctx, logits, logits_);
+    download(ctx, values, values_);
+    return {logits_, values_};
+  }
+
+  // Names, shapes and order as nn::PolicyValueMlp::parameters().
+  DeviceParamList parameters() {
+    DeviceParamList out;
+    for (std::size_t l = 0; l < trunk_.size(); ++l)
+      trunk_[l].parameters(out, "trunk." + std::to_string(l) + ".");
+    policy_.parameters(out, "policy.");
+    value_.parameters(out, "value.");
+    return out;
+  }
+
+ private:
+  static void download(const Context& ctx, const float* from, Matrix& to) {
+    if (to.size() == 0) return;
+    GSEARCH_CUDA_CHECK(cudaMemcpyAsync(to.data(), from, sizeof(float) * to.size(),
+                                       cudaMemcpyDeviceToHost, ctx.stream()));
+    ctx.synchronize();
+  }
+
+  std::vector<Dense> trunk_;
+  Dense policy_, value_;
+  DeviceBuffer<float> x_dev_;
+  Matrix staging_, logits_, values_;
 };
 
 }  // namespace gsearch::nn::cuda
