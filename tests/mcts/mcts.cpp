@@ -216,6 +216,56 @@ TEST_CASE("root parallelism: the budget shared out, the trees merged, reproducib
   CHECK(few.tree().root().visits == 3);
 }
 
+TEST_CASE("merge_from pools trees breadth first; once time is up, below the root's children") {
+  using S = mcts::Search<amazons::DecisionPosition>;
+  const amazons::DecisionPosition start{amazons::Position{}};
+  S a({.seed = 1}), b({.seed = 2}), c({.seed = 3}), full({.seed = 1}), cut({.seed = 1});
+  for (S* s : {&a, &b, &c, &full, &cut}) {
+    s->set_root(start);
+    s->run(gsearch::Budget::iters(2000));
+  }
+  const std::array<const S::TreeType*, 2> others{&b.tree(), &c.tree()};
+  full.merge_from(others);
+  int asked = 0;
+  cut.merge_from(others, [&] { return ++asked > 0; });
+  CHECK(asked > 0);
+  // The child of node n (of `tree`) reached by `move`, or kNoNode.
+  const auto child = [](const S::TreeType& tree, gsearch::NodeId n, auto move) {
+    for (gsearch::NodeId k : tree.children(n))
+      if (tree[k].move == move) return k;
+    return gsearch::kNoNode;
+  };
+  // The visits, in `tree`, of the node that the moves of `path` (nodes of tree a) lead to.
+  const auto visits = [&](const S::TreeType& tree, std::initializer_list<gsearch::NodeId> path) {
+    gsearch::NodeId here = 0;
+    for (const gsearch::NodeId step : path)
+      if ((here = child(tree, here, a.tree()[step].move)) == gsearch::kNoNode) return 0u;
+    return tree[here].visits;
+  };
+  for (const S* s : {&full, &cut}) {
+    CHECK(s->tree().root().visits == 6000);
+    check_statistics(s->tree());
+  }
+  // Every root child pools the three trees' visits, in both merges.
+  std::size_t compared = 0;
+  for (const gsearch::NodeId k : a.tree().children(0)) {
+    const std::uint32_t want = a.tree()[k].visits + visits(b.tree(), {k}) + visits(c.tree(), {k});
+    CHECK(visits(full.tree(), {k}) == want);
+    CHECK(visits(cut.tree(), {k}) == want);
+    // One level further down, only the full merge pooled them.
+    for (const gsearch::NodeId g : a.tree().children(k)) {
+      if (!a.tree()[g].visited()) continue;
+      const std::uint32_t pooled =
+          a.tree()[g].visits + visits(b.tree(), {k, g}) + visits(c.tree(), {k, g});
+      CHECK(visits(full.tree(), {k, g}) == pooled);
+      CHECK(visits(cut.tree(), {k, g}) == a.tree()[g].visits);
+      ++compared;
+    }
+  }
+  CHECK(compared > 10);
+  CHECK(full.tree().size() > cut.tree().size());
+}
+
 TEST_CASE("normalising passes during a search: every node of a view has an objective") {
   // Nodes are added after the last pass, and merged trees drop theirs: a view reads each
   // visited node's objective, or its q where it has none, and never past the pass's array.

@@ -302,6 +302,74 @@ class Search {
   [[nodiscard]] Expand& expansion() noexcept { return expand_; }
   [[nodiscard]] Evaluate& evaluation() noexcept { return evaluate_; }
 
+  // Adds the statistics of `others`, trees grown from the same root with the same expansion
+  // policy, to this one: matching nodes (the same moves from the root) pool their visits and
+  // means, and their policies' node data (NodeData::merge; every slot's, visited or not); a
+  // node expanded there but not here gets its child slots (within Params::max_nodes), from
+  // the first of `others` that expanded it. A proven value (with the solver) stays exact; an
+  // exhausted subtree stays exhausted. The objectives of a normalising pass are dropped
+  // (Params::normalize_at_end runs it again). Breadth first, every tree level by level: once
+  // the root's children are merged, the merge stops as soon as time_up() says so (checked
+  // every 64 nodes), leaving the deeper nodes unmerged (whose parents' visits then count more
+  // than their children's). Root parallelism merges its threads' trees with it; trees grown
+  // in other processes (same root, same policies) can be merged the same way.
+  template <class TimeUp>
+  void merge_from(std::span<const TreeType* const> others, TimeUp&& time_up) {
+    GSEARCH_ASSERT(root_.has_value());
+    tree_.objective().clear();  // the pooled statistics make every objective stale
+    struct Pair {
+      std::uint32_t tree;
+      NodeId there, here;
+    };
+    std::vector<Pair> level, next;
+    for (std::uint32_t k = 0; k < others.size(); ++k) level.push_back({k, 0, 0});
+    for (int depth = 0; !level.empty(); ++depth) {
+      for (std::size_t i = 0; i < level.size(); ++i) {
+        if (depth >= 2 && (i & 63) == 0 && time_up()) return;
+        const auto [k, o, h] = level[i];
+        const TreeType& other = *others[k];
+        const auto& from = other[o];
+        auto& to = tree_[h];
+        const std::uint32_t visits = to.visits + from.visits;
+        if (params_.solver && (to.exhausted || from.exhausted)) {
+          to.q = to.exhausted ? to.q : from.q;
+        } else if (visits) {
+          to.q = static_cast<float>(
+              (static_cast<double>(to.q) * to.visits + static_cast<double>(from.q) * from.visits) /
+              visits);
+        }
+        to.visits = visits;
+        to.exhausted |= from.exhausted;
+        to.data.merge(from.data);
+        if (!from.expanded) continue;
+        if (!tree_[h].expanded) {
+          if (params_.max_nodes && tree_.size() + from.num_children > params_.max_nodes) continue;
+          const NodeId first =
+              tree_.add_children(h, from.num_children, other[from.first_child].mover);
+          for (std::uint16_t c = 0; c < from.num_children; ++c) {
+            tree_[first + c].move = other[from.first_child + c].move;
+            tree_[first + c].prior = other[from.first_child + c].prior;
+          }
+        }
+        if (tree_[h].num_children != from.num_children) continue;  // another expansion: ours
+        for (std::uint16_t c = 0; c < from.num_children; ++c) {
+          const NodeId oc = from.first_child + c, hc = tree_[h].first_child + c;
+          if (other[oc].move != tree_[hc].move) continue;
+          if (other[oc].visited())
+            next.push_back({k, oc, hc});
+          else  // an unvisited slot's data (RAVE's counts) is pooled all the same
+            tree_[hc].data.merge(other[oc].data);
+        }
+      }
+      level.swap(next);
+      next.clear();
+    }
+  }
+
+  void merge_from(std::span<const TreeType* const> others) {
+    merge_from(others, [] { return false; });
+  }
+
  private:
   // The child of n chosen by the final-choice rule, or kNoNode when none was visited. With
   // the solver, a proven win comes first and a proven loss last, whatever the visits, and a
@@ -653,11 +721,15 @@ class Search {
   // search's own tree; iteration and node budgets are shared out. The helpers' trees are then
   // merged into this one (merge_from), so every statistic, deep ones included, counts every
   // thread's iterations. Nothing is shared while searching: no lock, and the result depends
-  // only on the seed and an iteration budget, as with one thread.
+  // only on the seed and an iteration budget, as with one thread. Under a time budget the
+  // merge is part of the time (Params::merge_share).
   SearchStats run_root_parallel(const Budget& limits) {
     const unsigned threads = params_.threads;
+    Budget search_limits = limits;
+    if (limits.seconds > 0.0)
+      search_limits.seconds = limits.seconds * (1.0 - std::clamp(params_.merge_share, 0.0, 0.9));
     const auto share = [&](unsigned t) {
-      Budget b = limits;
+      Budget b = search_limits;
       const auto part = [&](std::uint64_t n) { return n / threads + (t < n % threads ? 1 : 0); };
       if (b.iterations) b.iterations = part(b.iterations);
       if (b.nodes) b.nodes = part(b.nodes);
@@ -696,61 +768,16 @@ class Search {
     }
     for (const auto& e : errors)
       if (e) std::rethrow_exception(e);
+    std::vector<const TreeType*> trees;
     for (unsigned t = 1; t < threads; ++t) {
       if (!helpers[t - 1]) continue;
-      merge_from(helpers[t - 1]->tree());
+      trees.push_back(&helpers[t - 1]->tree());
       stats.iterations += helper_stats[t - 1].iterations;
       stats.nodes_added += helper_stats[t - 1].nodes_added;
     }
+    merge_from(trees, [&] { return limits.seconds > 0.0 && watch.seconds() >= limits.seconds; });
     stats.seconds = watch.seconds();
     return stats;
-  }
-
-  // Adds the statistics of `other`, a tree grown from the same root with the same expansion
-  // policy, to this one: matching nodes (the same moves from the root) pool their visits and
-  // means, and their policies' node data (NodeData::merge; every slot's, visited or not); a
-  // node expanded there but not here gets its child slots (within Params::max_nodes).
-  // A proven value (with the solver) stays exact; an exhausted subtree stays exhausted. The
-  // objectives of a normalising pass are dropped (Params::normalize_at_end runs it again).
-  void merge_from(const TreeType& other) {
-    tree_.objective().clear();  // the pooled statistics make every objective stale
-    std::vector<std::pair<NodeId, NodeId>> stack{{0, 0}};  // (there, here)
-    while (!stack.empty()) {
-      const auto [o, h] = stack.back();
-      stack.pop_back();
-      const auto& from = other[o];
-      auto& to = tree_[h];
-      const std::uint32_t visits = to.visits + from.visits;
-      if (params_.solver && (to.exhausted || from.exhausted)) {
-        to.q = to.exhausted ? to.q : from.q;
-      } else if (visits) {
-        to.q = static_cast<float>(
-            (static_cast<double>(to.q) * to.visits + static_cast<double>(from.q) * from.visits) /
-            visits);
-      }
-      to.visits = visits;
-      to.exhausted |= from.exhausted;
-      to.data.merge(from.data);
-      if (!from.expanded) continue;
-      if (!tree_[h].expanded) {
-        if (params_.max_nodes && tree_.size() + from.num_children > params_.max_nodes) continue;
-        const NodeId first =
-            tree_.add_children(h, from.num_children, other[from.first_child].mover);
-        for (std::uint16_t i = 0; i < from.num_children; ++i) {
-          tree_[first + i].move = other[from.first_child + i].move;
-          tree_[first + i].prior = other[from.first_child + i].prior;
-        }
-      }
-      if (tree_[h].num_children != from.num_children) continue;  // another expansion: keep ours
-      for (std::uint16_t i = 0; i < from.num_children; ++i) {
-        const NodeId oc = from.first_child + i, hc = tree_[h].first_child + i;
-        if (other[oc].move != tree_[hc].move) continue;
-        if (other[oc].visited())
-          stack.emplace_back(oc, hc);
-        else  // an unvisited slot's data (RAVE's counts) is pooled all the same
-          tree_[hc].data.merge(other[oc].data);
-      }
-    }
   }
 
   // Tree parallelism (Chaslot, Winands & van den Herik 2008) with virtual loss: each thread
