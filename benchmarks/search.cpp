@@ -13,6 +13,7 @@
 #include "gsearch/alphabeta/alphabeta.hpp"
 #include "gsearch/mcts/mcts.hpp"
 #include "positions.hpp"
+#include "prior_value.hpp"
 
 namespace {
 
@@ -155,13 +156,7 @@ void BM_MctsPriorValue(benchmark::State& state) {
             .threads = static_cast<unsigned>(state.range(1)),
             .batch = static_cast<std::uint32_t>(state.range(0))},
            {}, {}, amazons::DecisionNet(1));
-  std::uint64_t iterations = 0;
-  for (auto _ : state) {
-    search.set_root(DecisionPosition{Position{}});
-    iterations += search.run(gsearch::Budget::iters(2000)).iterations;
-  }
-  state.counters["iterations/s"] =
-      benchmark::Counter(static_cast<double>(iterations), benchmark::Counter::kIsRate);
+  bench::prior_value_searches(state, search);
 }
 BENCHMARK(BM_MctsPriorValue)
     ->ArgsProduct({{1, 8, 32}, {1, 2}})

@@ -8,25 +8,39 @@
 // head has 128 logits and a decision's prior is the softmax over its stage's legal squares.
 // The weights here are untrained (Glorot from a seed): what it is for today is measuring
 // batched evaluation and exercising the batched search; nothing trains it yet.
+//
+// BasicDecisionNet<Net> runs any network with PolicyValueMlp's forward(): Net::forward(x)
+// for a batch x (B, kInputs) returns `logits` (B, 128) and `values` (B, 1) on the host, valid
+// until the next call. DecisionNet is it on the CPU; benchmarks/cuda_policy_value.hpp puts
+// the same network on the GPU.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <span>
+#include <utility>
 
 #include "amazons/rules/decision.hpp"
 #include "gsearch/nn/policy_value.hpp"
 
 namespace amazons {
 
-class DecisionNet {
+template <class Net>
+class BasicDecisionNet {
  public:
   static constexpr int kSquares = 128;
   static constexpr int kPlanes = 5;
   static constexpr int kInputs = kPlanes * kSquares;
 
-  explicit DecisionNet(std::uint64_t seed, gsearch::nn::Index hidden = 256, int layers = 2)
-      : net_(make(seed, hidden, layers)) {}
+  explicit BasicDecisionNet(Net net) : net_(std::move(net)) {}
+
+  // The CPU network of kInputs inputs, `layers` relu layers of `hidden` units and kSquares
+  // logits, Glorot weights from `seed`.
+  static gsearch::nn::PolicyValueMlp make_mlp(std::uint64_t seed, gsearch::nn::Index hidden = 256,
+                                              int layers = 2) {
+    gsearch::Rng rng(seed);
+    return gsearch::nn::PolicyValueMlp(kInputs, hidden, kSquares, rng, layers);
+  }
 
   // gsearch::mcts::PriorValueEvaluator: values and priors for a batch of positions.
   void evaluate_batch(std::span<const DecisionPosition> batch, std::span<float> values,
@@ -50,12 +64,6 @@ class DecisionNet {
   }
 
  private:
-  static gsearch::nn::PolicyValueMlp make(std::uint64_t seed, gsearch::nn::Index hidden,
-                                          int layers) {
-    gsearch::Rng rng(seed);
-    return gsearch::nn::PolicyValueMlp(kInputs, hidden, kSquares, rng, layers);
-  }
-
   template <class Row>
   static void encode(const DecisionPosition& d, Row&& row) {
     const Position& p = d.position();
@@ -70,8 +78,15 @@ class DecisionNet {
     if (d.stage() != Stage::kQueen) row(4 * kSquares + d.pending()) = 1.0f;
   }
 
-  gsearch::nn::PolicyValueMlp net_;
+  Net net_;
   gsearch::nn::Workspace<float> input_;
+};
+
+// The network on the CPU.
+class DecisionNet : public BasicDecisionNet<gsearch::nn::PolicyValueMlp> {
+ public:
+  explicit DecisionNet(std::uint64_t seed, gsearch::nn::Index hidden = 256, int layers = 2)
+      : BasicDecisionNet(make_mlp(seed, hidden, layers)) {}
 };
 
 }  // namespace amazons
