@@ -71,7 +71,7 @@ struct Params {
   // Root parallelism under a time budget: the share of the time kept for merging the trees.
   // The threads search for (1 − merge_share) of it; the merge then runs breadth first and
   // leaves what the rest of the time does not allow unmerged, below the root's children,
-  // which are always merged. At most 0.9. (Merging takes about 0.1–0.2 µs per helper
+  // which are always merged. At most 0.9. (Merging takes about 0.2 µs per helper
   // iteration on one core: 1.3 s after a 3-second search on 16 threads, were it not bounded.)
   double merge_share = 0.05;
   // With a prior-value evaluator (mcts.hpp: PriorValueEvaluator): leaves valued per call.
