@@ -11,14 +11,14 @@
 
 namespace bench {
 
-// Searches of 2,000 iterations from the 10×10 start (decision model), one per benchmark
+// Searches of `budget` iterations from the 10×10 start (decision model), one per benchmark
 // iteration; reports iterations per second.
 template <class Search>
-void prior_value_searches(benchmark::State& state, Search& search) {
+void prior_value_searches(benchmark::State& state, Search& search, std::uint64_t budget = 2000) {
   std::uint64_t iterations = 0;
   for (auto _ : state) {
     search.set_root(amazons::DecisionPosition{amazons::Position{}});
-    iterations += search.run(gsearch::Budget::iters(2000)).iterations;
+    iterations += search.run(gsearch::Budget::iters(budget)).iterations;
   }
   state.counters["iterations/s"] =
       benchmark::Counter(static_cast<double>(iterations), benchmark::Counter::kIsRate);

@@ -163,6 +163,23 @@ BENCHMARK(BM_MctsPriorValue)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
 
+// The same over threads (the argument; root parallelism, batches of 8), with searches of
+// 16,000 iterations so that each of 16 threads has a tree worth the name.
+void BM_MctsPriorValueThreads(benchmark::State& state) {
+  using S = mcts::Search<DecisionPosition, mcts::Puct, mcts::ExpandAll, amazons::DecisionNet>;
+  S search({.seed = 1, .threads = static_cast<unsigned>(state.range(0)), .batch = 8}, {}, {},
+           amazons::DecisionNet(1));
+  bench::prior_value_searches(state, search, 16000);
+}
+BENCHMARK(BM_MctsPriorValueThreads)
+    ->Arg(1)
+    ->Arg(2)
+    ->Arg(4)
+    ->Arg(8)
+    ->Arg(16)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+
 // Alpha-beta nodes per second with the Lieberum evaluation, whole moves, depth 2, at turn 20.
 void BM_AlphaBetaNodes(benchmark::State& state) {
   const Position pos = position_at(20);
