@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -237,6 +238,46 @@ TEST_CASE("random_move draws every whole move, uniformly") {
     ++counts[static_cast<std::size_t>(it - moves.begin())];
   }
   for (int n : counts) CHECK(std::abs(n - 200) < 6 * 14);
+}
+
+// Draws `per_move` times the number of legal moves and checks each count against its
+// Binomial(draws, 1 / moves) mean, within 6 sd.
+template <class Draw>
+void check_uniform(const amazons::Position& pos, int per_move, Draw draw) {
+  gsearch::MoveListOf<amazons::Position> moves;
+  pos.legal_moves(moves);
+  REQUIRE(!moves.empty());
+  std::vector<int> counts(moves.size(), 0);
+  const int draws = per_move * static_cast<int>(moves.size());
+  for (int i = 0; i < draws; ++i) {
+    const auto m = draw(pos);
+    const auto it = std::find(moves.begin(), moves.end(), m);
+    REQUIRE(it != moves.end());
+    ++counts[static_cast<std::size_t>(it - moves.begin())];
+  }
+  const double sd = std::sqrt(per_move * (1.0 - 1.0 / static_cast<double>(moves.size())));
+  for (int n : counts) CHECK(std::abs(n - per_move) < 6 * sd);
+}
+
+TEST_CASE("playout_move draws every whole move, uniformly, as random_move does") {
+  gsearch::Rng rng(9);
+  const auto draw = [&](const amazons::Position& p) { return p.playout_move(rng); };
+  // The 5x5 start (260 moves), where the board's longest reach (16) bounds the arrows.
+  check_uniform(amazons::Position::from_fen("1q1q1/q3q/5/Q3Q/1Q1Q1 w - - 0 1"), 200, draw);
+  // A crowded board, where the empty squares (8) bound them.
+  const auto crowded = amazons::Position::from_fen("1q1q1/q***q/*1*1*/Q***Q/1Q1Q1 b - - 0 9");
+  check_uniform(crowded, 400, draw);
+  // Positions of random 10x10 and 8x8 games: every draw is a legal move.
+  for (const char* fen : {"3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1",
+                          "2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1"}) {
+    for (int game = 0; game < 20; ++game) {
+      auto pos = amazons::Position::from_fen(fen);
+      while (!pos.is_terminal()) {
+        for (int k = 0; k < 3; ++k) CHECK(gsearch::is_legal(pos, pos.playout_move(rng)));
+        pos.apply(pos.random_move(rng));
+      }
+    }
+  }
 }
 
 // Found by fuzz/move.cpp: "g-9" was read as column g, row -9 (std::from_chars takes a sign),

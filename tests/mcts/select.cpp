@@ -37,6 +37,16 @@ TEST_CASE("UCT tries unvisited children first, in order, then maximises q + c sq
   // Only the first `count` children are considered (progressive widening).
   CHECK(gsearch::mcts::Uct{.c = 0.1}.select(three_children({10, 2, 8}, {0.5f, 0.2f, 0.6f}), 0, 1,
                                             2) == 1);
+  // Visit counts below and above the table of 1 / sqrt(n) (4096). N = 19000, ln N = 9.852:
+  // q + sqrt(9.852 / n) is 0.5314, 0.4996, 0.5244 for n = 10000, 4000, 5000 and q = 0.5, 0.45,
+  // 0.48; child 1 with them, child 3 once child 1's q is 0.49 (0.5214), child 2 once its q is
+  // 0.48 as well (0.5296).
+  CHECK(uct.select(three_children({10000, 4000, 5000}, {0.5f, 0.45f, 0.48f}), 0, 1, 3) == 1);
+  CHECK(uct.select(three_children({10000, 4000, 5000}, {0.49f, 0.45f, 0.48f}), 0, 1, 3) == 3);
+  CHECK(uct.select(three_children({10000, 4000, 5000}, {0.49f, 0.48f, 0.48f}), 0, 1, 3) == 2);
+  for (std::uint32_t n : {1u, 2u, 4095u, 4096u, 1u << 20})
+    CHECK(gsearch::mcts::detail::inverse_root(gsearch::mcts::detail::inverse_roots(), n) ==
+          doctest::Approx(1.0 / std::sqrt(double(n))).epsilon(1e-15));
 }
 
 TEST_CASE(

@@ -208,10 +208,16 @@ struct DistanceLevels {
   };
   std::array<Sets, 2> queen, king;  // [player]
   Bitboard empty = 0;
+  // [player]: the squares each queen reaches in one move, summed over the player's queens
+  // (what Lieberum's mobility counts; a square two queens reach counts twice).
+  std::array<int, 2> reach{};
 };
 
+// The first queen level is found queen by queen (one attack lookup each, cheaper than a
+// fill from all of them), and each queen's reach, the mobility term's count, comes with it.
 inline void compute_levels(const Position& pos, DistanceLevels& levels) {
   const Bitboard empty = pos.empty();
+  const Bitboard occupied = pos.occupied();
   levels.empty = empty;
   for (Player p : {kWhite, kBlack}) {
     for (const bool queen : {true, false}) {
@@ -220,7 +226,18 @@ inline void compute_levels(const Position& pos, DistanceLevels& levels) {
       int d = 0;
       Bitboard seen = pos.queens(p), frontier = seen;
       for (;;) {
-        frontier = (queen ? queen_fill(frontier, empty) : king_neighbors(frontier) & empty) & ~seen;
+        if (queen && d == 0) {
+          frontier = 0;
+          levels.reach[p] = 0;
+          for (Bitboard qs = pos.queens(p); qs;) {
+            const Bitboard attacks = queen_attacks(pop_lsb(qs), occupied);
+            frontier |= attacks;
+            levels.reach[p] += popcount(attacks);
+          }
+        } else {
+          frontier =
+              (queen ? queen_fill(frontier, empty) : king_neighbors(frontier) & empty) & ~seen;
+        }
         if (!frontier) break;
         seen |= frontier;
         ++d;
@@ -273,7 +290,7 @@ inline LieberumTerms lieberum_terms(const Position& pos, const DistanceLevels& l
     for (int b = 1; b <= qo.depth; ++b)
       t.w += inverse_power(std::abs(a - b)) * popcount(na & qo.exactly(b));
   }
-  t.m = mobility_term(pos);
+  t.m = (levels.reach[me] - levels.reach[opp]) / 4.0;  // mobility_term(pos)
   return t;
 }
 

@@ -24,6 +24,8 @@
 //   count_moves()     the number of legal moves, without listing them (CountableGame);
 //   compute_hash()    the hash recomputed from scratch, for checks (RehashableGame);
 //   random_move(rng)  a legal move drawn uniformly, without listing them (RandomMoveGame);
+//   playout_move(rng) the same draw by a faster method with other draws from rng, for
+//                     playouts (PlayoutMoveGame);
 //   mid_turn()        true between the decisions of a turn split into several
 //                     (TurnSplitGame; such games keep the player to move within a turn);
 //   move_to_string(m) / parse_move(text)  move notation (NotatedGame);
@@ -117,6 +119,15 @@ concept RandomMoveGame = Game<G> && requires(const G& cg, R& rng) {
   { cg.random_move(rng) } -> std::same_as<typename G::Move>;
 };
 
+// playout_move(rng): a legal move drawn uniformly, as random_move draws it, by a method that
+// makes other draws from rng. A game offers it when the faster method would change what
+// random_move's callers made with a seed (opening books, label sets): playouts, whose draws
+// nothing records, take it (playout_random_move).
+template <class G, class R>
+concept PlayoutMoveGame = Game<G> && requires(const G& cg, R& rng) {
+  { cg.playout_move(rng) } -> std::same_as<typename G::Move>;
+};
+
 // mid_turn(): true when the player to move is in the middle of a turn made of several
 // decisions (Amazons' queen, destination, arrow). Playouts cut at turn boundaries only.
 template <class G>
@@ -173,6 +184,17 @@ template <Game G, class R>
     state.legal_moves(list);
     GSEARCH_ASSERT(!list.empty());
     return list[rng.below(list.size())];
+  }
+}
+
+// A legal move drawn uniformly at random for a playout: playout_move() when the game offers
+// it, otherwise uniform_random_move(). `state` must not be terminal.
+template <Game G, class R>
+[[nodiscard]] typename G::Move playout_random_move(const G& state, R& rng) {
+  if constexpr (PlayoutMoveGame<G, R>) {
+    return state.playout_move(rng);
+  } else {
+    return uniform_random_move(state, rng);
   }
 }
 

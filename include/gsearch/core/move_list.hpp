@@ -73,35 +73,44 @@ class MoveList {
 };
 
 // Sorts list[from..] by key, highest first, ties in their current order (so the sort is
-// deterministic); keys[i] belongs to list[i] and is permuted with it. No allocation.
+// deterministic); keys[i] belongs to list[i] and is permuted with it. With `keep` < the
+// number sorted, only the best `keep` are kept, sorted, and the list is cut after them: the
+// same moves in the same order as a whole sort and a cut, found by a selection first, which
+// costs far less than sorting when `keep` is a small part of the list (the keys past the
+// cut are left in no particular order). No allocation.
 template <class Move, std::size_t Capacity, class Key>
-void sort_by_key_descending(MoveList<Move, Capacity>& list, Key* keys, std::size_t from = 0) {
+void sort_by_key_descending(MoveList<Move, Capacity>& list, Key* keys, std::size_t from = 0,
+                            std::size_t keep = Capacity) {
   const std::size_t n = std::min(list.size(), Capacity);  // (the min informs the compiler)
   if (n <= from + 1) return;
+  const std::size_t kept = std::min(keep, n - from);  // the number of sorted moves left
   std::array<std::uint16_t, Capacity> order;
   static_assert(Capacity <= 65536);
   for (std::size_t i = from; i < n; ++i) order[i] = static_cast<std::uint16_t>(i);
-  const auto better = [&](std::uint16_t a, std::uint16_t b) {
+  const auto better = [&](std::uint16_t a, std::uint16_t b) {  // a total order
     return keys[a] > keys[b] || (keys[a] == keys[b] && a < b);
   };
+  const auto first = order.begin() + from;
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Warray-bounds"  // GCC 12 misreads std::sort on small arrays
 #endif
-  std::sort(order.begin() + from, order.begin() + n, better);
+  if (kept < n - from) std::nth_element(first, first + kept, order.begin() + n, better);
+  std::sort(first, first + kept, better);
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
   MoveList<Move, Capacity> moves;  // (uninitialised storage: nothing to fill)
   std::array<Key, Capacity> sorted_keys;
-  for (std::size_t i = from; i < n; ++i) {
+  for (std::size_t i = from; i < from + kept; ++i) {
     moves.push_back(list[order[i]]);
     sorted_keys[i] = keys[order[i]];
   }
-  for (std::size_t i = from; i < n; ++i) {
+  for (std::size_t i = from; i < from + kept; ++i) {
     list[i] = moves[i - from];
     keys[i] = sorted_keys[i];
   }
+  if (kept < n - from) list.truncate(from + kept);
 }
 
 }  // namespace gsearch

@@ -11,7 +11,8 @@
 // Evaluators used below are callables f(const G&) -> double giving a value in [-1, 1] for the
 // player to move of a non-terminal state; GameEvaluator calls the game's own evaluate().
 //
-//   RandomPlayout      uniform random moves to the end (or max_plies, then 0)
+//   RandomPlayout      uniform random moves to the end (or max_plies, then 0); the moves
+//                      are the game's playout_random_move (game.hpp)
 //   CutoffPlayout<E>   random moves for `plies` plies, then the evaluator; with `parity`
 //                      the playout always stops with the same player to move (INVADERMC's
 //                      evaluation parity adjustment) and, for games whose turns are split
@@ -55,7 +56,7 @@ struct RandomPlayout {
   double evaluate(G& state, Player perspective, Rng& rng, OnMove on_move = {}) const {
     for (std::uint32_t ply = 0; !state.is_terminal(); ++ply) {
       if (max_plies && ply >= max_plies) return 0.0;
-      const auto m = uniform_random_move(state, rng);
+      const auto m = playout_random_move(state, rng);
       on_move(m, state.to_move());
       state.apply(m);
     }
@@ -74,7 +75,7 @@ struct CutoffPlayout {
     for (std::uint32_t ply = 0;; ++ply) {
       if (state.is_terminal()) return state.result(perspective);
       if (ply >= plies && (!parity || stop_here(state, perspective))) break;
-      const auto m = uniform_random_move(state, rng);
+      const auto m = playout_random_move(state, rng);
       on_move(m, state.to_move());
       state.apply(m);
     }

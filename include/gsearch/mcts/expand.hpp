@@ -89,8 +89,7 @@ struct Expansion {
       if (top_k && moves.size() > top_k) moves.truncate(top_k);
     } else {
       prior(state, static_cast<const MoveListOf<G>&>(moves), priors);
-      sort_by_key_descending(moves, priors);
-      if (top_k && moves.size() > top_k) moves.truncate(top_k);
+      sort_by_key_descending(moves, priors, 0, top_k ? top_k : moves.size());
     }
   }
 
@@ -115,10 +114,7 @@ struct Expansion {
         }
       }
     }
-    if (top_k && moves.size() > top_k) {
-      sort_by_key_descending(moves, priors);
-      moves.truncate(top_k);
-    }
+    if (top_k && moves.size() > top_k) sort_by_key_descending(moves, priors, 0, top_k);
     if (moves.size() == before) return;
     double total = 0;
     for (std::size_t i = 0; i < moves.size(); ++i) total += priors[i];

@@ -116,6 +116,9 @@ struct ImplicitUct {
   template <MoveType Move, MinimaxData Data>
   NodeId select(const Tree<Move, Data>& tree, NodeId parent, NodeId first,
                 std::uint32_t count) const {
+    if (alpha == 0)  // UCT: the implicit value has no weight
+      return uct_select(tree, parent, first, count, c,
+                        [&](NodeId id) { return static_cast<double>(tree[id].q); });
     return uct_select(tree, parent, first, count, c, [&](NodeId id) {
       const double w = weight(tree[id].visits);
       return (1.0 - w) * tree[id].q + w * implicit_value(tree, id);

@@ -15,6 +15,7 @@
 // (ImplicitUct in implicit.hpp blends q with an implicit minimax value).
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -23,19 +24,41 @@
 
 namespace gsearch::mcts {
 
+namespace detail {
+// 1 / sqrt(n) for the visit counts n below kInverseRoots, which most children have: a table
+// read is several times cheaper than the division and square root it replaces, and a node
+// with hundreds of open children computes one per child per iteration.
+inline constexpr std::uint32_t kInverseRoots = 4096;
+inline const std::array<double, kInverseRoots>& inverse_roots() {
+  static const auto table = [] {
+    std::array<double, kInverseRoots> t{};
+    for (std::uint32_t n = 1; n < kInverseRoots; ++n) t[n] = 1.0 / std::sqrt(double(n));
+    return t;
+  }();
+  return table;
+}
+inline double inverse_root(const std::array<double, kInverseRoots>& table,
+                           std::uint32_t n) noexcept {
+  return n < kInverseRoots ? table[n] : 1.0 / std::sqrt(static_cast<double>(n));
+}
+}  // namespace detail
+
 // UCT's rule over any value of a child: unvisited children first, in order; then the child
-// maximising value(child) + c·sqrt(ln N / n).
+// maximising value(child) + c·sqrt(ln N / n), computed as value(child) + c·sqrt(ln N)·(1 /
+// sqrt(n)).
 template <MoveType Move, NodeData Data, class Value>
 NodeId uct_select(const Tree<Move, Data>& tree, NodeId parent, NodeId first, std::uint32_t count,
                   double c, Value value) {
-  const double log_n =
-      std::log(static_cast<double>(tree[parent].visits > 0 ? tree[parent].visits : 1));
+  const double scale =
+      c *
+      std::sqrt(std::log(static_cast<double>(tree[parent].visits > 0 ? tree[parent].visits : 1)));
+  const auto& roots = detail::inverse_roots();
   NodeId best = first;
   double best_score = -std::numeric_limits<double>::infinity();
   for (NodeId id = first; id < first + count; ++id) {
     const auto& child = tree[id];
     if (!child.visited()) return id;
-    const double score = value(id) + c * std::sqrt(log_n / child.visits);
+    const double score = value(id) + scale * detail::inverse_root(roots, child.visits);
     if (score > best_score) best_score = score, best = id;
   }
   return best;
