@@ -12,7 +12,8 @@ a7 d10 g10 j7, White first; a queen move, then an arrow shot like a queen from t
 square; a player who cannot move loses) are written here from scratch in plain Python,
 sharing no code with the C++ project, whose only part used is the `amazons` binary as a
 black box. `--selftest` checks the move generator: 2176 moves at the start, perft(2) =
-4,307,152.
+4,307,152. `--fen` starts every game from a position of its own (a smaller board, such as
+the 8x8 start "2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1"), read by the same rules.
 
   python3 tools/referee.py --amazons build/release/bin/amazons --spec hybrid:n=30 --games 40
 
@@ -66,18 +67,41 @@ def move_text(move):
     return f"{sq_name(f)}-{sq_name(t)}/{sq_name(a)}"
 
 
+START_FEN = "3q2q3/10/10/q8q/10/10/Q8Q/10/10/3Q2Q3 w - - 0 1"
+
+
 class Position:
-    def __init__(self):
+    def __init__(self, fen=START_FEN):
+        """The position of a FEN: ranks from the top, Q/q queens, * arrows, digits for runs of
+        empty squares, then w or b to move. A board smaller than 10x10 sits in the lower left
+        corner (a1 is a1); the squares outside it stay blocked. Raises ValueError."""
+        fields = fen.split()
+        if len(fields) < 2 or fields[1] not in ("w", "b"):
+            raise ValueError(f"bad FEN {fen!r}: expected the board, then w or b")
+        ranks = fields[0].split("/")
+        cells = []
+        for rank in ranks:
+            row = []
+            for run in re.findall(r"\d+|.", rank):
+                if run.isdigit():
+                    row += [EMPTY] * int(run)
+                elif run in "Qq*":
+                    row.append({"Q": WHITE, "q": BLACK, "*": BLOCKED}[run])
+                else:
+                    raise ValueError(f"bad FEN {fen!r}: {run!r} is not Q, q, * or a digit")
+            cells.append(row)
+        width = len(cells[0])
+        if not 1 <= len(cells) <= 10 or not 1 <= width <= 10 or any(len(r) != width for r in cells):
+            raise ValueError(f"bad FEN {fen!r}: ranks of unequal length or a board over 10x10")
         self.board = [BLOCKED] * 144
-        for row in range(10):
-            for col in range(10):
-                self.board[(row + 1) * 12 + col + 1] = EMPTY
-        self.queens = {WHITE: [sq(s) for s in ("a4", "d1", "g1", "j4")],
-                       BLACK: [sq(s) for s in ("a7", "d10", "g10", "j7")]}
-        for color, squares in self.queens.items():
-            for s in squares:
-                self.board[s] = color
-        self.side = WHITE
+        self.queens = {WHITE: [], BLACK: []}
+        for i, row in enumerate(cells):
+            for col, cell in enumerate(row):
+                s = (len(cells) - i) * 12 + col + 1  # the top rank of the FEN is the last row
+                self.board[s] = cell
+                if cell in self.queens:
+                    self.queens[cell].append(s)
+        self.side = WHITE if fields[1] == "w" else BLACK
 
     def legal_moves(self):
         """Every whole move (from, to, arrow) of the side to move, in a fixed order."""
@@ -138,8 +162,9 @@ def short(command):
 class Engine:
     """One `amazons engine --agent SPEC` process; ask() writes a command, reads one line."""
 
-    def __init__(self, amazons, spec, timeout):
+    def __init__(self, amazons, spec, timeout, fen=None):
         self.timeout, self.buf, self.seconds = timeout, b"", 0.0
+        self.fen = fen or "startpos"
         self.err = tempfile.TemporaryFile()
         try:
             self.proc = subprocess.Popen([amazons, "engine", "--agent", spec],
@@ -189,7 +214,7 @@ class Engine:
     def best_move(self, history, pos, go="go"):
         """Ask for the move in pos (reached by history); check it by our rules."""
         start = time.monotonic()
-        self.expect_ok("position startpos" + ("" if not history else " moves " + " ".join(history)))
+        self.expect_ok(f"position {self.fen}" + ("" if not history else " moves " + " ".join(history)))
         answer = self.ask(go)
         self.seconds = time.monotonic() - start  # the engine's time: position, go, bestmove
         if not answer.startswith("bestmove "):
@@ -222,7 +247,7 @@ def play_game(opts, game):
     """Plays game `game`; returns a dict of what happened (see report())."""
     engine_color = WHITE if game % 2 == 0 else BLACK
     rng = random.Random(opts.seed * 1000 + game)
-    pos, history, seconds = Position(), [], []
+    pos, history, seconds = Position(opts.fen or START_FEN), [], []
     # Both games of a pair share the opening: its RNG depends on the pair only.
     opening_rng = random.Random(f"{opts.seed}:opening:{game // 2}")
     for _ in range(opts.openings):
@@ -257,12 +282,12 @@ def play_game(opts, game):
         return move
 
     try:
-        engine = Engine(opts.amazons, opts.spec, opts.timeout)
+        engine = Engine(opts.amazons, opts.spec, opts.timeout, opts.fen)
         engine.expect_ok("new")
         if opts.opponent_spec:
             actor = "opponent"
             opponent = Engine(opts.opponent_amazons or opts.amazons, opts.opponent_spec,
-                              opts.timeout)
+                              opts.timeout, opts.fen)
             opponent.expect_ok("new")
         while pos.legal_moves():  # the side to move without a move has lost
             if pos.side == engine_color:
@@ -343,6 +368,20 @@ def selftest():
         boxed.board[sq(name)] = EMPTY
     check("walled-in side has no move", len(boxed.legal_moves()), 0)
     t = time.monotonic()
+    small = Position("2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1")
+    check("8x8: queens from the FEN", sorted(map(sq_name, small.queens[WHITE])),
+          ["a3", "c1", "f1", "h3"])
+    check("8x8: legal moves at the start", len(small.legal_moves()), 1232)
+    check("8x8: no move leaves the board", all(max(f % 12, t % 12, a % 12) <= 8
+                                               and max(f, t, a) // 12 <= 8
+                                               for f, t, a in small.legal_moves()), True)
+    check("the start FEN is the start", Position(START_FEN).legal_moves() == start, True)
+    for bad in ("3q2q3/10 x", "3q2q3/10/9", "3k6/10 w", "11/11/11/11/11/11/11/11/11/11/11 w"):
+        try:
+            Position(bad)
+            check(f"bad FEN {bad!r} rejected", False, True)
+        except ValueError:
+            check(f"bad FEN {bad!r} rejected", True, True)
     check("perft(2) from the start", perft(Position(), 2), 4307152)
     print(f"info perft(2) took {time.monotonic() - t:.1f} s")
     print("selftest " + ("passed" if ok else "FAILED"))
@@ -366,6 +405,7 @@ def main(argv):
     p.add_argument("--games", type=int, default=40)
     p.add_argument("--seed", type=int, default=11)
     p.add_argument("--openings", type=int, default=0, help="random plies opening each pair")
+    p.add_argument("--fen", help="the position every game starts from (default: the 10x10 start)")
     p.add_argument("--jobs", type=int, default=1, help="games played in parallel")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for an answer")
     p.add_argument("--clock", help="play on a clock, BASE+INC in seconds (e.g. 10+0.1): the engines"
@@ -387,6 +427,11 @@ def main(argv):
             p.error(f"--{name} must be at least 1")
     if opts.openings < 0 or opts.seed < 0 or not opts.timeout > 0:
         p.error("--openings and --seed must be >= 0, --timeout > 0")
+    if opts.fen is not None:
+        try:
+            Position(opts.fen)
+        except ValueError as e:
+            p.error(f"--fen: {e}")
     if opts.opponent_amazons and not opts.opponent_spec:
         p.error("--opponent-amazons needs --opponent-spec")
     for binary in (opts.amazons, opts.opponent_amazons or opts.amazons):

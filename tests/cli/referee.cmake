@@ -20,6 +20,17 @@ if(Python3_FOUND)
            --opponent-amazons $<TARGET_FILE:amazons> --games 1)
   set_tests_properties(cli.referee_opponent_binary_alone PROPERTIES PASS_REGULAR_EXPRESSION
                        "referee.py: error: --opponent-amazons needs --opponent-spec")
+  # From another start (--fen): two games on the 8x8 board, every move judged by the
+  # referee's own rules for that board; a FEN it cannot read is a one-line error.
+  add_test(NAME cli.referee_fen COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/referee.py
+           --amazons $<TARGET_FILE:amazons> --spec invader:iters=200
+           --fen "2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1" --games 2)
+  set_tests_properties(cli.referee_fen PROPERTIES PASS_REGULAR_EXPRESSION
+                       "engine invader:iters=200: 2 wins, 0 losses of 2 games")
+  add_test(NAME cli.referee_bad_fen COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/referee.py
+           --amazons $<TARGET_FILE:amazons> --spec random --fen "2q2q2/8/q6k/8 w" --games 1)
+  set_tests_properties(cli.referee_bad_fen PROPERTIES PASS_REGULAR_EXPRESSION
+                       "referee.py: error: --fen: bad FEN '2q2q2/8/q6k/8 w': 'k' is not Q, q,")
   add_test(NAME cli.referee_selftest COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/referee.py
            --selftest)
 else()
