@@ -367,7 +367,6 @@ def selftest():
     for name in ("a4", "g1", "j4"):
         boxed.board[sq(name)] = EMPTY
     check("walled-in side has no move", len(boxed.legal_moves()), 0)
-    t = time.monotonic()
     small = Position("2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1")
     check("8x8: queens from the FEN", sorted(map(sq_name, small.queens[WHITE])),
           ["a3", "c1", "f1", "h3"])
@@ -382,6 +381,7 @@ def selftest():
             check(f"bad FEN {bad!r} rejected", False, True)
         except ValueError:
             check(f"bad FEN {bad!r} rejected", True, True)
+    t = time.monotonic()
     check("perft(2) from the start", perft(Position(), 2), 4307152)
     print(f"info perft(2) took {time.monotonic() - t:.1f} s")
     print("selftest " + ("passed" if ok else "FAILED"))
