@@ -102,3 +102,16 @@ TEST_CASE("king_neighbors of a corner and of the centre, and the king_moves tabl
   CHECK(popcount(king_neighbors(bit(make_square(4, 4))) & kArea) == 8);
   CHECK(popcount(king_neighbors(bit(make_square(9, 9))) & kArea) == 3);
 }
+
+TEST_CASE("king_box is king_neighbors with the squares themselves, on the area") {
+  gsearch::Rng rng(7);
+  for (const double density : {0.05, 0.2, 0.5, 0.9})
+    for (int i = 0; i < 500; ++i) {
+      const Bitboard b = random_occupancy(rng, density);
+      REQUIRE((king_box(b) & kArea) == ((king_neighbors(b) | b) & kArea));
+    }
+  for (int s = 0; s < 128; ++s)
+    if (kArea & bit(static_cast<Square>(s)))
+      REQUIRE((king_box(bit(static_cast<Square>(s))) & kArea) ==
+              (king_moves(static_cast<Square>(s)) | bit(static_cast<Square>(s))));
+}

@@ -67,7 +67,7 @@ inline void compute_distances(const Position& pos, DistanceMaps& maps) {
     seen = pos.queens(p);
     frontier = seen;
     for (std::uint8_t d = 1; frontier; ++d) {
-      frontier = king_neighbors(frontier) & empty & ~seen;
+      frontier = king_box(frontier) & empty & ~seen;
       seen |= frontier;
       for (Bitboard b = frontier; b;) k[pop_lsb(b)] = d;
     }
@@ -215,6 +215,8 @@ struct DistanceLevels {
 
 // The first queen level is found queen by queen (one attack lookup each, cheaper than a
 // fill from all of them), and each queen's reach, the mobility term's count, comes with it.
+// A search stops at the level that reaches the last empty square, without the fill that
+// would find nothing more.
 inline void compute_levels(const Position& pos, DistanceLevels& levels) {
   const Bitboard empty = pos.empty();
   const Bitboard occupied = pos.occupied();
@@ -235,13 +237,13 @@ inline void compute_levels(const Position& pos, DistanceLevels& levels) {
             levels.reach[p] += popcount(attacks);
           }
         } else {
-          frontier =
-              (queen ? queen_fill(frontier, empty) : king_neighbors(frontier) & empty) & ~seen;
+          frontier = (queen ? queen_fill(frontier, empty) : king_box(frontier) & empty) & ~seen;
         }
         if (!frontier) break;
         seen |= frontier;
         ++d;
         sets.within[d] = sets.within[d - 1] | frontier;
+        if (sets.within[d] == empty) break;  // all reached: the next level would be empty
       }
       sets.depth = d;
     }

@@ -140,6 +140,15 @@ constexpr Bitboard king_neighbors(Bitboard b) noexcept {
          shift<kSE>(b) | shift<kSW>(b);
 }
 
+// The squares within one king step of a square of `b`, `b` included: the 3×3 box around
+// each, as a dilation along the row and then along the column (four shifts, where
+// king_neighbors takes eight). On the squares of the area it is king_neighbors(b) | b for
+// any b of the area; mask the result.
+constexpr Bitboard king_box(Bitboard b) noexcept {
+  const Bitboard row = b | shift<kE>(b) | shift<kW>(b);
+  return row | shift<kN>(row) | shift<kS>(row);
+}
+
 namespace detail {
 
 // rays[d][s]: the squares of the 10×10 area strictly beyond s in direction kDirections[d];

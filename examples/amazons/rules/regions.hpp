@@ -52,7 +52,7 @@ namespace amazons {
 inline Bitboard king_component(Bitboard seed, Bitboard within) noexcept {
   Bitboard region = seed & within;
   for (;;) {
-    const Bitboard grown = region | (king_neighbors(region) & within);
+    const Bitboard grown = region | (king_box(region) & within);
     if (grown == region) return region;
     region = grown;
   }
