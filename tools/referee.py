@@ -24,9 +24,18 @@ before it, at the same time a move):
   python3 tools/referee.py --amazons new/bin/amazons --spec invader:ms=1000 \
       --opponent-amazons old/bin/amazons --opponent-spec invader:ms=1000 --games 40 --jobs 2
 
+Games are played in pairs that share their opening, the engine White in one and Black in the
+other; the result is the engine's score with its Wilson interval over games and, as `amazons
+match` reports it, the Elo difference with its pentanomial interval over pairs. `--sprt
+elo0=0,elo1=50` stops the match once a sequential probability ratio test over the pairs (the
+same test as `amazons match --sprt`) accepts one of its hypotheses, `--games` being the cap.
+`--records FILE` appends every game to FILE, one JSON line each, which `amazons replay FILE`
+checks move by move.
+
 Exit status: 0, 1 if any forfeit happened, 2 on bad arguments or an engine that cannot start.
 """
 import argparse
+import json
 import math
 import os
 import random
@@ -311,7 +320,8 @@ def play_game(opts, game):
                 eng.close()
     return {"game": game, "color": engine_color, "winner": WHITE + BLACK - loser,
             "plies": len(history), "forfeit": forfeit,
-            "mean_s": sum(seconds) / len(seconds) if seconds else 0.0, "least_left": least_left}
+            "mean_s": sum(seconds) / len(seconds) if seconds else 0.0, "least_left": least_left,
+            "moves": history, "opening_plies": min(opts.openings, len(history))}
 
 
 def report(r):
@@ -325,6 +335,20 @@ def report(r):
     print(line, flush=True)
 
 
+def record_line(opts, r):
+    """The game as a records line of `amazons match --records` (what `amazons replay` reads).
+    A forfeited game did not reach its end: its result is "*" and `forfeit` says why."""
+    engine = opts.spec
+    other = opts.opponent_spec or "random"
+    white, black = (engine, other) if r["color"] == WHITE else (other, engine)
+    result = "*" if r["forfeit"] else "1-0" if r["winner"] == WHITE else "0-1"
+    return json.dumps({"game": r["game"], "white": white, "black": black,
+                       "a_first": r["color"] == WHITE, "start": opts.fen or START_FEN,
+                       "opening_plies": r["opening_plies"], "moves": r["moves"],
+                       "result": result, "winner": COLOR[r["winner"]], "forfeit": r["forfeit"],
+                       "engine_mean_s": round(r["mean_s"], 4)})
+
+
 def wilson(wins, n, z=1.959964):
     if n == 0:
         return 0.0, 1.0
@@ -332,6 +356,93 @@ def wilson(wins, n, z=1.959964):
     centre = p + z * z / (2 * n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
     return (centre - half) / (1 + z * z / n), (centre + half) / (1 + z * z / n)
+
+
+# ------------------------------------------------------------- pairs: Elo and the SPRT
+# The formulas of gsearch/arena/sprt.hpp, written again here. A pair's score is the engine's
+# points over its two games, 0 to 2 in halves: counts[i] is the number of pairs that scored
+# i / 2 (Amazons has no draws, so only 0, 1 and 2 occur).
+def elo_difference(p):
+    if p <= 0:
+        return -math.inf
+    if p >= 1:
+        return math.inf
+    return -400 * math.log10(1 / p - 1)
+
+
+def logistic_score(elo):
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def pair_summary(counts, z=1.959963984540054):
+    """(score per game, its interval, Elo, its interval) from the pentanomial counts, with one
+    virtual pair, half lost and half won, in the variance (as summarize_pairs does)."""
+    n = sum(counts)
+    if n == 0:
+        return 0.5, (0.0, 1.0), 0.0, (-math.inf, math.inf)
+    mean = sum(c * i / 4 for i, c in enumerate(counts)) / n
+    c = list(counts)
+    c[0] += 0.5
+    c[4] += 0.5
+    m1 = sum(ci * i / 4 for i, ci in enumerate(c)) / (n + 1)
+    m2 = sum(ci * (i / 4) ** 2 for i, ci in enumerate(c)) / (n + 1)
+    se = math.sqrt((m2 - m1 * m1) / n)
+    lo, hi = max(0.0, mean - z * se), min(1.0, mean + z * se)
+    return mean, (lo, hi), elo_difference(mean), (elo_difference(lo), elo_difference(hi))
+
+
+def pentanomial_llr(counts, s0, s1):
+    """The log-likelihood ratio of mean pair score s1 against s0 (per game), each hypothesis
+    the distribution closest to the observed one with that mean."""
+    n = sum(counts)
+    if n == 0:
+        return 0.0
+    p = [max(1e-3, c) for c in counts]
+    total = sum(p)
+    p = [x / total for x in p]
+
+    def closest(s):
+        v = [i / 4 - s for i in range(5)]
+        lo = max([-1 / x for x in v if x > 0], default=-1e300)
+        hi = min([-1 / x for x in v if x < 0], default=1e300)
+        margin = 1e-12 * (hi - lo)
+        lo, hi = lo + margin, hi - margin
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            if sum(pi * vi / (1 + mid * vi) for pi, vi in zip(p, v)) > 0:
+                lo = mid
+            else:
+                hi = mid
+        x = (lo + hi) / 2
+        return [pi / (1 + x * vi) for pi, vi in zip(p, v)]
+
+    q0, q1 = closest(s0), closest(s1)
+    return n * sum(pi * math.log(b / a) for pi, a, b in zip(p, q0, q1))
+
+
+def parse_sprt(text):
+    """elo0=A,elo1=B[,alpha=X,beta=Y] -> dict; ValueError naming what is wrong."""
+    values = {"alpha": 0.05, "beta": 0.05}
+    for item in text.split(","):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq or key not in ("elo0", "elo1", "alpha", "beta"):
+            raise ValueError(f"{item!r} is not elo0=, elo1=, alpha= or beta= a number")
+        try:
+            values[key] = float(value)
+        except ValueError:
+            raise ValueError(f"{key}: {value!r} is not a number") from None
+        if not math.isfinite(values[key]):
+            raise ValueError(f"{key}: {value!r} is not a finite number")
+    if "elo0" not in values or "elo1" not in values:
+        raise ValueError("give both elo0 and elo1")
+    if not values["elo0"] < values["elo1"]:
+        raise ValueError(f"elo0 ({values['elo0']:g}) must be below elo1 ({values['elo1']:g})")
+    if not (0 < values["alpha"] < 0.5 and 0 < values["beta"] < 0.5):
+        raise ValueError("alpha and beta must be in (0, 0.5)")
+    values["lower"] = math.log(values["beta"] / (1 - values["alpha"]))
+    values["upper"] = math.log((1 - values["beta"]) / values["alpha"])
+    return values
 
 
 # ---------------------------------------------------------------------------- self-test
@@ -381,6 +492,22 @@ def selftest():
             check(f"bad FEN {bad!r} rejected", False, True)
         except ValueError:
             check(f"bad FEN {bad!r} rejected", True, True)
+    # Pairs: the values gsearch/arena/sprt.hpp gives for the same counts (tests/arena/sprt.cpp
+    # pins the C++ side).
+    counts = [10, 0, 25, 0, 15]
+    score, _, elo, (elo_lo, elo_hi) = pair_summary(counts)
+    check("pair summary: score", round(score, 4), 0.55)
+    check("pair summary: Elo and its interval", [round(elo, 1), round(elo_lo, 1), round(elo_hi, 1)],
+          [34.9, -33.5, 106.0])
+    check("pentanomial LLR (0 vs 50 Elo)", round(pentanomial_llr(counts, logistic_score(0),
+                                                                 logistic_score(50)), 4), 0.4088)
+    check("pentanomial LLR, no pairs", pentanomial_llr([0] * 5, 0.5, 0.6), 0.0)
+    for bad in ("elo0=0", "elo0=0,elo1=x", "elo0=5,elo1=5", "elo0=0,elo1=5,alpha=0.6", "e=1"):
+        try:
+            parse_sprt(bad)
+            check(f"bad --sprt {bad!r} rejected", False, True)
+        except ValueError:
+            check(f"bad --sprt {bad!r} rejected", True, True)
     t = time.monotonic()
     check("perft(2) from the start", perft(Position(), 2), 4307152)
     print(f"info perft(2) took {time.monotonic() - t:.1f} s")
@@ -410,6 +537,10 @@ def main(argv):
     p.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for an answer")
     p.add_argument("--clock", help="play on a clock, BASE+INC in seconds (e.g. 10+0.1): the engines"
                    " get go wtime/btime, and a side whose clock runs out forfeits")
+    p.add_argument("--sprt", help="stop once a sequential test over the pairs decides:"
+                   " elo0=A,elo1=B[,alpha=X,beta=Y] (logistic Elo; alpha and beta 0.05)")
+    p.add_argument("--records", help="append every game to this file, one JSON line each"
+                   " (amazons replay checks it)")
     p.add_argument("--selftest", action="store_true", help="check the rules and exit")
     opts = p.parse_args(argv)
     opts.clock_ms = None
@@ -432,34 +563,93 @@ def main(argv):
             Position(opts.fen)
         except ValueError as e:
             p.error(f"--fen: {e}")
+    opts.sprt_params = None
+    if opts.sprt is not None:
+        try:
+            opts.sprt_params = parse_sprt(opts.sprt)
+        except ValueError as e:
+            p.error(f"--sprt {opts.sprt!r}: {e}")
+    records = None
+    if opts.records is not None:
+        try:  # appended to: a file of earlier games keeps them
+            records = open(opts.records, "a", encoding="utf-8")
+        except OSError as e:
+            p.error(f"--records: cannot open {opts.records} for appending: {e.strerror}")
     if opts.opponent_amazons and not opts.opponent_spec:
         p.error("--opponent-amazons needs --opponent-spec")
     for binary in (opts.amazons, opts.opponent_amazons or opts.amazons):
         if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
             p.error(f"cannot start {binary}: not an executable file")
-    results = []
+    results, counts, sprt = [], [0] * 5, opts.sprt_params
+    decided = None
+
+    def on_result(r):  # False once the SPRT has decided: no more games are started
+        nonlocal decided
+        results.append(r)
+        report(r)
+        if records:
+            records.write(record_line(opts, r) + "\n")
+            records.flush()
+        if r["game"] % 2 == 1:  # a pair is complete (games arrive in order)
+            pair = sum(x["winner"] == x["color"] for x in results[-2:])
+            counts[2 * pair] += 1
+            if sprt and not decided:
+                llr = pentanomial_llr(counts, logistic_score(sprt["elo0"]),
+                                      logistic_score(sprt["elo1"]))
+                if llr >= sprt["upper"] or llr <= sprt["lower"]:
+                    decided = (r["game"] // 2 + 1, "H1" if llr > 0 else "H0", llr)
+        return not decided
+
     try:
-        if opts.jobs == 1:
-            for g in range(opts.games):
-                results.append(play_game(opts, g))
-                report(results[-1])
-        else:
-            from concurrent.futures import ProcessPoolExecutor
-            with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
-                for r in pool.map(play_game, [opts] * opts.games, range(opts.games)):
-                    results.append(r)
-                    report(r)
+        run_games(opts, on_result)
     except StartError as e:
         sys.stderr.write(f"referee.py: error: {e}\n")
         return 2
+    finally:
+        if records:
+            records.close()
     wins = sum(r["winner"] == r["color"] for r in results)
     forfeits = [r for r in results if r["forfeit"]]
     lo, hi = wilson(wins, len(results))
     print(f"engine {opts.spec}: {wins} wins, {len(results) - wins} losses of {len(results)} games:"
           f" {100 * wins / len(results):.1f}% [{100 * lo:.1f}%, {100 * hi:.1f}%]")
+    if sum(counts):
+        score, _, elo, (elo_lo, elo_hi) = pair_summary(counts)
+        print(f"pairs: {sum(counts)} (lost both {counts[0]}, split {counts[2]}, won both"
+              f" {counts[4]}): Elo {elo:+.0f} [{elo_lo:+.0f}, {elo_hi:+.0f}] (pentanomial)")
+    if sprt:
+        llr = pentanomial_llr(counts, logistic_score(sprt["elo0"]), logistic_score(sprt["elo1"]))
+        bounds = f"bounds [{sprt['lower']:.2f}, {sprt['upper']:.2f}]"
+        if decided:
+            print(f"sprt elo0={sprt['elo0']:g} elo1={sprt['elo1']:g}: {decided[1]} accepted after"
+                  f" {decided[0]} pairs (LLR {decided[2]:.2f}, {bounds}); LLR over all {llr:.2f}")
+        else:
+            print(f"sprt elo0={sprt['elo0']:g} elo1={sprt['elo1']:g}: undecided after"
+                  f" {sum(counts)} pairs (LLR {llr:.2f}, {bounds})")
     if forfeits:
         print(f"forfeits: {len(forfeits)} (games {', '.join(str(r['game']) for r in forfeits)})")
     return 1 if forfeits else 0
+
+
+def run_games(opts, on_result):
+    """Plays games 0, 1, ... up to --games, --jobs at a time, and hands each result to
+    on_result in the order of the games; once on_result returns False no game is started,
+    and those already playing finish and are handed on too."""
+    if opts.jobs == 1:
+        for g in range(opts.games):
+            if not on_result(play_game(opts, g)):
+                return
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
+        playing, started, go_on = {}, 0, True
+        for g in range(opts.games):
+            while go_on and started < opts.games and len(playing) < opts.jobs:
+                playing[started] = pool.submit(play_game, opts, started)
+                started += 1
+            if g not in playing:
+                return
+            go_on = on_result(playing.pop(g).result()) and go_on
 
 
 if __name__ == "__main__":

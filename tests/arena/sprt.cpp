@@ -155,3 +155,16 @@ TEST_CASE("a match read over its pairs: the mean, the pentanomial standard error
   CHECK(won.elo_ci.low > 0);
   CHECK(arena::summarize_pairs({}).pairs == 0);
 }
+
+TEST_CASE("the values tools/referee.py pins in its self-test, for the same counts") {
+  // tools/referee.py writes these formulas again in Python; its --selftest checks the same
+  // numbers for 10 pairs lost, 25 split and 15 won.
+  const arena::Pentanomial counts{10, 0, 25, 0, 15};
+  const auto s = arena::summarize_pairs(counts);
+  CHECK(s.score == doctest::Approx(0.55));
+  CHECK(s.elo == doctest::Approx(34.86).epsilon(1e-3));
+  CHECK(s.elo_ci.low == doctest::Approx(-33.47).epsilon(1e-3));
+  CHECK(s.elo_ci.high == doctest::Approx(106.03).epsilon(1e-3));
+  CHECK(arena::pentanomial_llr(counts, arena::logistic_score(0), arena::logistic_score(50)) ==
+        doctest::Approx(0.4088).epsilon(1e-3));
+}

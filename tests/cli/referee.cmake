@@ -31,6 +31,27 @@ if(Python3_FOUND)
            --amazons $<TARGET_FILE:amazons> --spec random --fen "2q2q2/8/q6k/8 w" --games 1)
   set_tests_properties(cli.referee_bad_fen PROPERTIES PASS_REGULAR_EXPRESSION
                        "referee.py: error: --fen: bad FEN '2q2q2/8/q6k/8 w': 'k' is not Q, q,")
+  # A sequential test over the pairs stops the match once it decides (greedy against random
+  # play wins about every pair: H1 after 8 pairs won), and --records appends every game,
+  # which `amazons replay` then checks move by move.
+  add_test(NAME cli.referee_sprt_records COMMAND ${Python3_EXECUTABLE}
+           ${PROJECT_SOURCE_DIR}/tools/referee.py --amazons $<TARGET_FILE:amazons> --spec greedy
+           --sprt elo0=0,elo1=200 --games 60 --jobs 2
+           --records ${CMAKE_CURRENT_BINARY_DIR}/referee_records.jsonl)
+  set_tests_properties(cli.referee_sprt_records PROPERTIES PASS_REGULAR_EXPRESSION
+                       "sprt elo0=0 elo1=200: H1 accepted after [0-9]+ pairs")
+  add_test(NAME cli.referee_records_replay COMMAND $<TARGET_FILE:amazons> replay
+           ${CMAKE_CURRENT_BINARY_DIR}/referee_records.jsonl)
+  set_tests_properties(cli.referee_records_replay PROPERTIES DEPENDS cli.referee_sprt_records
+                       PASS_REGULAR_EXPRESSION "games replayed: every move legal")
+  add_test(NAME cli.referee_bad_sprt COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/referee.py
+           --amazons $<TARGET_FILE:amazons> --spec random --sprt elo0=10,elo1=5 --games 2)
+  set_tests_properties(cli.referee_bad_sprt PROPERTIES PASS_REGULAR_EXPRESSION
+                       "referee.py: error: --sprt 'elo0=10,elo1=5': elo0 \\(10\\) must be below elo1 \\(5\\)")
+  add_test(NAME cli.referee_bad_records COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/referee.py
+           --amazons $<TARGET_FILE:amazons> --spec random --records /no-such-dir/games.jsonl --games 2)
+  set_tests_properties(cli.referee_bad_records PROPERTIES PASS_REGULAR_EXPRESSION
+                       "referee.py: error: --records: cannot open /no-such-dir/games.jsonl for appending")
   add_test(NAME cli.referee_selftest COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/referee.py
            --selftest)
 else()
