@@ -569,17 +569,17 @@ def main(argv):
             opts.sprt_params = parse_sprt(opts.sprt)
         except ValueError as e:
             p.error(f"--sprt {opts.sprt!r}: {e}")
+    if opts.opponent_amazons and not opts.opponent_spec:
+        p.error("--opponent-amazons needs --opponent-spec")
+    for binary in (opts.amazons, opts.opponent_amazons or opts.amazons):
+        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+            p.error(f"cannot start {binary}: not an executable file")
     records = None
     if opts.records is not None:
         try:  # appended to: a file of earlier games keeps them
             records = open(opts.records, "a", encoding="utf-8")
         except OSError as e:
             p.error(f"--records: cannot open {opts.records} for appending: {e.strerror}")
-    if opts.opponent_amazons and not opts.opponent_spec:
-        p.error("--opponent-amazons needs --opponent-spec")
-    for binary in (opts.amazons, opts.opponent_amazons or opts.amazons):
-        if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
-            p.error(f"cannot start {binary}: not an executable file")
     results, counts, sprt = [], [0] * 5, opts.sprt_params
     decided = None
 
