@@ -13,7 +13,9 @@ square; a player who cannot move loses) are written here from scratch in plain P
 sharing no code with the C++ project, whose only part used is the `amazons` binary as a
 black box. `--selftest` checks the move generator: 2176 moves at the start, perft(2) =
 4,307,152. `--fen` starts every game from a position of its own (a smaller board, such as
-the 8x8 start "2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1"), read by the same rules.
+the 8x8 start "2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1"), read by the same rules; `--book
+FILE` starts pair p from the book's position p mod its size, as `amazons match --book` does
+(the books of examples/amazons/books hold 100 balanced openings each).
 
   python3 tools/referee.py --amazons build/release/bin/amazons --spec hybrid:n=30 --games 40
 
@@ -252,11 +254,49 @@ class Engine:
 
 
 # ---------------------------------------------------------------------------- a game
+def pair_start(opts, pair):
+    """The FEN pair `pair` starts from: the book's position pair mod its size (as `amazons
+    match --book` takes them), else --fen, else the 10x10 start."""
+    if opts.book_fens:
+        return opts.book_fens[pair % len(opts.book_fens)]
+    return opts.fen or START_FEN
+
+
+def read_book(path):
+    """The FENs of an opening book (`amazons book` writes one): one per line, blank lines and
+    lines starting with '#' skipped. Raises ValueError naming the file and line."""
+    fens = []
+    try:
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                if line.split()[0].count("/") < 2:
+                    raise ValueError(f"{path}:{number}: not a FEN (the referee reads books of "
+                                     "positions, as `amazons book` writes them)")
+                try:
+                    pos = Position(line)
+                except ValueError as e:
+                    raise ValueError(f"{path}:{number}: {e}") from None
+                if not pos.legal_moves():
+                    raise ValueError(f"{path}:{number}: the game is already over")
+                fens.append(line)
+    except OSError as e:
+        raise ValueError(f"cannot read {path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a text file") from None
+    if not fens:
+        raise ValueError(f"{path}: no positions")
+    return fens
+
+
 def play_game(opts, game):
     """Plays game `game`; returns a dict of what happened (see report())."""
     engine_color = WHITE if game % 2 == 0 else BLACK
     rng = random.Random(opts.seed * 1000 + game)
-    pos, history, seconds = Position(opts.fen or START_FEN), [], []
+    start_fen = pair_start(opts, game // 2)
+    pos, history, seconds = Position(start_fen), [], []
     # Both games of a pair share the opening: its RNG depends on the pair only.
     opening_rng = random.Random(f"{opts.seed}:opening:{game // 2}")
     for _ in range(opts.openings):
@@ -291,12 +331,12 @@ def play_game(opts, game):
         return move
 
     try:
-        engine = Engine(opts.amazons, opts.spec, opts.timeout, opts.fen)
+        engine = Engine(opts.amazons, opts.spec, opts.timeout, start_fen)
         engine.expect_ok("new")
         if opts.opponent_spec:
             actor = "opponent"
             opponent = Engine(opts.opponent_amazons or opts.amazons, opts.opponent_spec,
-                              opts.timeout, opts.fen)
+                              opts.timeout, start_fen)
             opponent.expect_ok("new")
         while pos.legal_moves():  # the side to move without a move has lost
             if pos.side == engine_color:
@@ -318,8 +358,8 @@ def play_game(opts, game):
         for eng in (engine, opponent):
             if eng:
                 eng.close()
-    return {"game": game, "color": engine_color, "winner": WHITE + BLACK - loser,
-            "plies": len(history), "forfeit": forfeit,
+    return {"game": game, "start": start_fen, "color": engine_color,
+            "winner": WHITE + BLACK - loser, "plies": len(history), "forfeit": forfeit,
             "mean_s": sum(seconds) / len(seconds) if seconds else 0.0, "least_left": least_left,
             "moves": history, "opening_plies": min(opts.openings, len(history))}
 
@@ -343,7 +383,7 @@ def record_line(opts, r):
     white, black = (engine, other) if r["color"] == WHITE else (other, engine)
     result = "*" if r["forfeit"] else "1-0" if r["winner"] == WHITE else "0-1"
     return json.dumps({"game": r["game"], "white": white, "black": black,
-                       "a_first": r["color"] == WHITE, "start": opts.fen or START_FEN,
+                       "a_first": r["color"] == WHITE, "start": r["start"],
                        "opening_plies": r["opening_plies"], "moves": r["moves"],
                        "result": result, "winner": COLOR[r["winner"]], "forfeit": r["forfeit"],
                        "engine_mean_s": round(r["mean_s"], 4)})
@@ -533,6 +573,8 @@ def main(argv):
     p.add_argument("--seed", type=int, default=11)
     p.add_argument("--openings", type=int, default=0, help="random plies opening each pair")
     p.add_argument("--fen", help="the position every game starts from (default: the 10x10 start)")
+    p.add_argument("--book", help="an opening book of FENs (amazons book writes one): pair p"
+                   " starts from its position p mod its size (--openings random plies after it)")
     p.add_argument("--jobs", type=int, default=1, help="games played in parallel")
     p.add_argument("--timeout", type=float, default=120.0, help="seconds to wait for an answer")
     p.add_argument("--clock", help="play on a clock, BASE+INC in seconds (e.g. 10+0.1): the engines"
@@ -563,6 +605,14 @@ def main(argv):
             Position(opts.fen)
         except ValueError as e:
             p.error(f"--fen: {e}")
+    opts.book_fens = None
+    if opts.book is not None:
+        if opts.fen is not None:
+            p.error("--book and --fen: give one (a book's positions are the starts)")
+        try:
+            opts.book_fens = read_book(opts.book)
+        except ValueError as e:
+            p.error(f"--book: {e}")
     opts.sprt_params = None
     if opts.sprt is not None:
         try:

@@ -31,6 +31,31 @@ if(Python3_FOUND)
            --amazons $<TARGET_FILE:amazons> --spec random --fen "2q2q2/8/q6k/8 w" --games 1)
   set_tests_properties(cli.referee_bad_fen PROPERTIES PASS_REGULAR_EXPRESSION
                        "referee.py: error: --fen: bad FEN '2q2q2/8/q6k/8 w': 'k' is not Q, q,")
+  # From an opening book (--book): pair p starts from the book's position p mod its size, as
+  # `amazons match --book` takes them; the records name each game's start, and `amazons
+  # replay` replays them from it. A book the referee cannot read is a one-line error naming
+  # the file and line.
+  add_test(NAME cli.referee_book COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/referee.py
+           --amazons $<TARGET_FILE:amazons> --spec invader:iters=200
+           --book ${PROJECT_SOURCE_DIR}/examples/amazons/books/8x8.txt --games 4 --jobs 2
+           --records ${CMAKE_CURRENT_BINARY_DIR}/referee_book.jsonl)
+  set_tests_properties(cli.referee_book PROPERTIES PASS_REGULAR_EXPRESSION
+                       "engine invader:iters=200: 4 wins, 0 losses of 4 games")
+  add_test(NAME cli.referee_book_replay COMMAND $<TARGET_FILE:amazons> replay
+           ${CMAKE_CURRENT_BINARY_DIR}/referee_book.jsonl)
+  set_tests_properties(cli.referee_book_replay PROPERTIES DEPENDS cli.referee_book
+                       PASS_REGULAR_EXPRESSION "games replayed: every move legal")
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/referee_bad_book.txt
+       "# a book with a bad line\n2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1\n2q2q2/8/q6k/8 w\n")
+  add_test(NAME cli.referee_bad_book COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/referee.py
+           --amazons $<TARGET_FILE:amazons> --spec random
+           --book ${CMAKE_CURRENT_BINARY_DIR}/referee_bad_book.txt --games 1)
+  set_tests_properties(cli.referee_bad_book PROPERTIES PASS_REGULAR_EXPRESSION
+                       "referee.py: error: --book: .*referee_bad_book.txt:3: bad FEN")
+  add_test(NAME cli.referee_missing_book COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/tools/referee.py
+           --amazons $<TARGET_FILE:amazons> --spec random --book /no-such-dir/book.txt --games 1)
+  set_tests_properties(cli.referee_missing_book PROPERTIES PASS_REGULAR_EXPRESSION
+                       "referee.py: error: --book: cannot read /no-such-dir/book.txt")
   # A sequential test over the pairs stops the match once it decides (greedy against random
   # play wins about every pair: H1 after 8 pairs won), and --records appends every game,
   # which `amazons replay` then checks move by move.
