@@ -74,6 +74,8 @@ TEST_CASE(
         "ab:depth=1",
         "ab:depth=3,order=1,width=4,rootwidth=8,lmr=2,lmrafter=2,asp=0.05,endgame=1",
         "ab:depth=2,eval=tuned",
+        "ab:depth=3,orderdepth=1,qk=3,width=4,rootwidth=8",
+        "ab:depth=4,qk=2,width=4,rootwidth=8",
         "ab:depth=8,nodes=3000",  // (an interrupted iteration may choose the move)
         "ab:depth=8,nodes=3000,partial=0,schedule=0",
         "invader:iters=200,k=50,threshold=5,eval=tuned",

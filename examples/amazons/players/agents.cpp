@@ -181,9 +181,25 @@ const std::vector<AgentDef>& registry() {
           {"tt", "16", "transposition table MiB", {}, 1, 4096, true},
           {"order",
            "1",
-           "order moves by their one-ply evaluation at nodes 2+ plies from the leaves (1) or "
-           "by killers and history only, full width (0)",
+           "order moves by their one-ply evaluation at nodes orderdepth+ plies from the leaves "
+           "(1) or by killers and history only, full width (0)",
            {"0", "1"}},
+          {"orderdepth",
+           "2",
+           "with order=1: the plies from the leaves from which nodes are ordered (and pruned) "
+           "by the one-ply evaluation",
+           {},
+           1,
+           64,
+           true},
+          {"qk",
+           "0",
+           "with order=1: score each queen move first and evaluate the arrows of only the best "
+           "qk queen moves (0: every move evaluated)",
+           {},
+           0,
+           4900,
+           true},
           {"width",
            "30",
            "with order=1: forward pruning below the root, best moves kept (0: all)",
@@ -222,7 +238,7 @@ const std::vector<AgentDef>& registry() {
            const ab::Params p{
                .max_depth = static_cast<int>(v.count("depth")),
                .tt_megabytes = v.count("tt"),
-               .score_depth = v.text("order") == "1" ? 2 : 0,
+               .score_depth = v.text("order") == "1" ? static_cast<int>(v.count("orderdepth")) : 0,
                .width = static_cast<std::uint32_t>(v.count("width")),
                .root_width = static_cast<std::uint32_t>(v.count("rootwidth")),
                .lmr_depth = static_cast<int>(v.count("lmr")),
@@ -231,9 +247,9 @@ const std::vector<AgentDef>& registry() {
                .proven_outcomes = v.text("endgame") == "1",
                .use_interrupted = v.text("partial") == "1",
                .threads = static_cast<unsigned>(v.count("threads"))};
-           return std::unique_ptr<Agent>(
-               new classic::AlphaBetaAgent(n, p, budget_of(v, true), v.text("schedule") == "1",
-                                           eval_weights(v), v.given("depth")));
+           return std::unique_ptr<Agent>(new classic::AlphaBetaAgent(
+               n, p, budget_of(v, true), v.text("schedule") == "1", eval_weights(v),
+               v.given("depth"), static_cast<std::uint32_t>(v.count("qk"))));
          }});
     d.push_back(
         {"uct",
