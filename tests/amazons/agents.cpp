@@ -215,6 +215,26 @@ TEST_CASE(
   CHECK(fixed->info().depth == 2);
 }
 
+TEST_CASE("ab's orderdepth and qk change the search they name") {
+  // The same depth-3 search on the 8×8 start, node counts compared: each switch below keeps
+  // other moves (with qk=1 only one queen move's arrows are evaluated; a larger qk can keep the
+  // same best 30 here), so a switch the agent ignored would search the same tree.
+  const Position start = Position::from_fen("2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1");
+  const auto nodes = [&](const char* spec) {
+    auto a = make_agent(spec);
+    a->reset(1);
+    (void)a->choose(start);
+    CAPTURE(spec);
+    CHECK(a->info().depth == 3);
+    return a->info().nodes;
+  };
+  const std::uint64_t base = nodes("ab:depth=3");
+  CHECK(nodes("ab:depth=3,orderdepth=2,qk=0") == base);  // the defaults, written out
+  CHECK(nodes("ab:depth=3,qk=1") != base);
+  CHECK(nodes("ab:depth=3,orderdepth=1") != base);
+  CHECK(nodes("ab:depth=3,orderdepth=3") != base);
+}
+
 // Found by fuzz/agent_spec.cpp: a subnormal number passed the spec check (std::from_chars)
 // and then made std::stod throw std::out_of_range, not SpecError.
 TEST_CASE("fuzz regression: subnormal numbers in a spec are numbers") {

@@ -142,7 +142,7 @@ inline SearchInfo alpha_beta_info(const ab::Result<Move>& r) {
 class AlphaBetaAgent final : public Agent {
  public:
   AlphaBetaAgent(std::string name, const ab::Params& params, gsearch::Budget budget, bool schedule,
-                 const LieberumWeights& weights, bool depth_given, std::uint32_t queen_moves = 0)
+                 const LieberumWeights& weights, bool depth_given, std::uint32_t queen_moves)
       : name_(std::move(name)),
         budget_(budget),
         schedule_(schedule),
