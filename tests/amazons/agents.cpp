@@ -235,6 +235,24 @@ TEST_CASE("ab's orderdepth and qk change the search they name") {
   CHECK(nodes("ab:depth=3,orderdepth=3") != base);
 }
 
+TEST_CASE("invader's contested= hands the move to alpha-beta while that few squares are shared") {
+  // The 6×6 start: all its 28 empty squares are reachable by both sides.
+  const Position start = Position::from_fen("1q2q1/q4q/6/6/Q4Q/1Q2Q1 w - - 0 1");
+  const auto details = [&](const char* spec) {
+    auto a = make_agent(spec);
+    a->reset(1);
+    const Move m = a->choose(start);
+    CAPTURE(spec);
+    CHECK(gsearch::is_legal(start, m));
+    return a->info().details;
+  };
+  const std::string ab = "endgame: alpha-beta\n";
+  CHECK(details("invader:iters=100") != ab);
+  CHECK(details("invader:iters=100,contested=27") != ab);
+  CHECK(details("invader:iters=100,contested=28") == ab);
+  CHECK(details("invader:iters=100,contested=28,endgame=0") != ab);
+}
+
 // Found by fuzz/agent_spec.cpp: a subnormal number passed the spec check (std::from_chars)
 // and then made std::stod throw std::out_of_range, not SpecError.
 TEST_CASE("fuzz regression: subnormal numbers in a spec are numbers") {

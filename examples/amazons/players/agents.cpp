@@ -306,6 +306,14 @@ const std::vector<AgentDef>& registry() {
                    1e9},
                   schedule,
                   {"endgame", "1", "alpha-beta once the territories are settled", {"0", "1"}},
+                  {"contested",
+                   "0",
+                   "with endgame=1: alpha-beta once at most this many empty squares are "
+                   "reachable by both sides (0: once none is)",
+                   {},
+                   0,
+                   100,
+                   true},
                   {"reuse",
                    "0",
                    "keep the subtree of the position reached (own move, then the reply) for the "
@@ -324,6 +332,7 @@ const std::vector<AgentDef>& registry() {
                        .threshold = static_cast<std::uint32_t>(v.count("threshold")),
                        .plies = static_cast<std::uint32_t>(v.count("plies")),
                        .queen_moves = static_cast<std::uint32_t>(v.count("qk")),
+                       .contested = static_cast<std::uint32_t>(v.count("contested")),
                        .c = v.number("c"),
                        .implicit = v.number("im"),
                        .implicit_fade = v.number("imfade"),

@@ -268,6 +268,9 @@ using InvaderSearch = mcts::Search<Position, mcts::ImplicitUct, mcts::Expansion<
 struct InvaderParams {
   gsearch::Budget budget;
   std::uint32_t top_k, widen, step, every, threshold, plies, queen_moves;
+  // With endgame: alpha-beta once at most this many empty squares are reachable by both sides
+  // (0: once the territories are settled).
+  std::uint32_t contested = 0;
   double c, implicit, implicit_fade;
   bool schedule, endgame, reuse;
   int expected_moves;
@@ -282,11 +285,11 @@ struct InvaderParams {
 // evaluation, always with the root player to move (the parity adjustment); a time schedule
 // that spends more early (×3, ×2, ×1.5 of the base for the first 10, 10, 10 own moves, then
 // the base, scaled so that `expected_moves` moves use expected_moves × ms in all);
-// alpha-beta once the territories are settled (no empty square reachable by both sides);
-// with `reuse`, the tree kept from one move to the next; and with `implicit` > 0, selection
-// blends each child's mean with the minimax of the expansions' evaluations below it
-// (gsearch/mcts/implicit.hpp; 0 is plain UCT), with a weight that falls with the child's
-// visits when `implicit_fade` > 0.
+// alpha-beta once the territories are settled (no empty square reachable by both sides; with
+// `contested`, once at most that many are); with `reuse`, the tree kept from one move to the next;
+// and with `implicit` > 0, selection blends each child's mean with the minimax of the expansions'
+// evaluations below it (gsearch/mcts/implicit.hpp; 0 is plain UCT), with a weight that falls with
+// the child's visits when `implicit_fade` > 0.
 class InvaderAgent final : public Agent {
  public:
   // The endgame's alpha-beta and its table are built here, before any clock runs: a table
@@ -306,7 +309,7 @@ class InvaderAgent final : public Agent {
   Move choose(const Position& pos, const std::optional<gsearch::Budget>& budget) override {
     gsearch::Budget b = budget.value_or(p_.budget);
     if (p_.schedule && !budget) b.seconds *= schedule(own_move_number(pos));
-    if (endgame_ && settled(pos)) {
+    if (endgame_ && contested(pos) <= p_.contested) {
       search_.reset();
       gsearch::Budget ab_budget{.nodes = b.iterations * 20, .seconds = b.seconds};
       const auto r = endgame_->search(pos, ab_budget);
@@ -366,14 +369,16 @@ class InvaderAgent final : public Agent {
 
   // The time multiplier for the player's n-th move.
   double schedule(int n) const { return early_time_factor(n, p_.expected_moves); }
-  static bool settled(const Position& pos) {
+  // The empty squares both sides reach (0: the territories are settled).
+  static std::uint32_t contested(const Position& pos) {
     DistanceMaps maps;
     compute_distances(pos, maps);
+    std::uint32_t n = 0;
     for (Bitboard b = maps.empty; b;) {
       const Square s = pop_lsb(b);
-      if (maps.queen[kWhite][s] < kFar && maps.queen[kBlack][s] < kFar) return false;
+      n += maps.queen[kWhite][s] < kFar && maps.queen[kBlack][s] < kFar;
     }
-    return true;
+    return n;
   }
 
   std::string name_;
