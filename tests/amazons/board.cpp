@@ -115,3 +115,22 @@ TEST_CASE("king_box is king_neighbors with the squares themselves, on the area")
       REQUIRE((king_box(bit(static_cast<Square>(s))) & kArea) ==
               (king_moves(static_cast<Square>(s)) | bit(static_cast<Square>(s))));
 }
+
+TEST_CASE("the 64-bit layout of boards up to 8x8: to_bitboard8, queen_fill8 and king_box8") {
+  // Each 64-bit operation, on the 8×8 corner, is its 128-bit one read in the other layout;
+  // the occupancy is random inside the corner and everything outside it is blocked, as on an
+  // 8×8 board (and on a smaller one, whose extra blocked squares are random ones here).
+  const Bitboard corner = board_mask(8, 8);
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c)
+      REQUIRE(to_bitboard8(bit(make_square(c, r))) == Bitboard8{1} << (8 * r + c));
+  CHECK(to_bitboard8(corner) == ~Bitboard8{0});
+  gsearch::Rng rng(13);
+  for (int trial = 0; trial < 500; ++trial) {
+    const Bitboard empty = corner & ~random_occupancy(rng, 0.1 + trial % 8 / 10.0);
+    const Bitboard from = random_occupancy(rng, trial % 3 == 0 ? 0.02 : 0.15) & corner;
+    const Bitboard8 empty8 = to_bitboard8(empty), from8 = to_bitboard8(from);
+    REQUIRE(queen_fill8(from8, empty8) == to_bitboard8(queen_fill(from, empty)));
+    REQUIRE(king_box8(from8) == to_bitboard8(king_box(from) & corner));
+  }
+}

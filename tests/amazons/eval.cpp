@@ -164,6 +164,40 @@ TEST_CASE("distance levels hold the breadth-first distances and give the per-squ
   CHECK(positions == 450);
 }
 
+TEST_CASE("on boards up to 8x8 the 64-bit levels give the same terms as the 128-bit ones") {
+  // The evaluation takes DistanceLevels8 on such boards: the same sets in another layout, so
+  // the same popcounts and, summed in the same order, the very same terms.
+  gsearch::Rng rng(32);
+  DistanceLevels wide;
+  DistanceLevels8 narrow;
+  int positions = 0;
+  for (const char* start : {"2q2q2/8/q6q/8/8/Q6Q/8/2Q2Q2 w - - 0 1", "Q2*q w - - 0 1",
+                            "q4/5/5/5/Q3Q w - - 0 1", "q1q5/8/8/8/8/6QQ b - - 0 1"}) {
+    for (int trial = 0; trial < 100; ++trial) {
+      Position p = Position::from_fen(start);
+      for (int i = 0; i < trial % 60 && !p.is_terminal(); ++i) p.apply(p.random_move(rng));
+      compute_levels(p, wide);
+      compute_levels(p, narrow);
+      REQUIRE(narrow.empty == to_bitboard8(wide.empty));
+      for (Player pl : {kWhite, kBlack}) {
+        REQUIRE(narrow.queen[pl].depth == wide.queen[pl].depth);
+        REQUIRE(narrow.king[pl].depth == wide.king[pl].depth);
+        for (int d = 0; d <= wide.queen[pl].depth; ++d)
+          REQUIRE(narrow.queen[pl].within[d] == to_bitboard8(wide.queen[pl].within[d]));
+        for (int d = 0; d <= wide.king[pl].depth; ++d)
+          REQUIRE(narrow.king[pl].within[d] == to_bitboard8(wide.king[pl].within[d]));
+        REQUIRE(narrow.reach[pl] == wide.reach[pl]);
+      }
+      const LieberumTerms a = lieberum_terms(p, wide, 0.2);
+      const LieberumTerms b = lieberum_terms(p, narrow, 0.2);
+      REQUIRE((a.t1 == b.t1 && a.t2 == b.t2 && a.c1 == b.c1 && a.c2 == b.c2 && a.w == b.w &&
+               a.m == b.m));
+      ++positions;
+    }
+  }
+  CHECK(positions == 400);
+}
+
 TEST_CASE("the evaluation is in [-1, 1] and antisymmetric under a colour swap") {
   gsearch::Rng rng(8);
   const LieberumEvaluator eval;

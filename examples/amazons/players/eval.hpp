@@ -14,13 +14,16 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
 #include <limits>
+#include <type_traits>
 
 #include "amazons/rules/position.hpp"
+#include "gsearch/core/assert.hpp"
 
 namespace amazons {
 
@@ -192,33 +195,54 @@ inline LieberumTerms lieberum_terms(const Position& pos, const DistanceMaps& map
 // below the 100 squares of the largest board. Each term of Lieberum's evaluation is then a
 // sum over distances of popcounts instead of a sum over squares; lieberum_terms(pos, levels,
 // κ) equals lieberum_terms(pos, maps, κ) up to the rounding of the sums.
-struct DistanceLevels {
+//
+// The sets are bitboards of the board's layout B: Bitboard (every board), or Bitboard8 for a
+// board of at most 8×8 (board.hpp), whose fills cost half as much. The counts, and so the
+// terms, are the same in either.
+template <class B>
+struct DistanceLevelsOf {
   static constexpr int kMaxDepth = 100;  // > any distance (a path visits each square once)
   struct Sets {
-    std::array<Bitboard, kMaxDepth + 1> within{};
+    std::array<B, kMaxDepth + 1> within{};
     int depth = 0;
     // The squares reached in at most d (d <= 0: none; d >= depth: all that are reached).
-    [[nodiscard]] Bitboard at_most(int d) const noexcept {
-      return d <= 0 ? Bitboard{0} : within[std::min(d, depth)];
+    [[nodiscard]] B at_most(int d) const noexcept {
+      return d <= 0 ? B{0} : within[std::min(d, depth)];
     }
     // The squares at distance exactly d (1 <= d).
-    [[nodiscard]] Bitboard exactly(int d) const noexcept {
-      return d > depth ? Bitboard{0} : within[d] & ~within[d - 1];
+    [[nodiscard]] B exactly(int d) const noexcept {
+      return d > depth ? B{0} : within[d] & ~within[d - 1];
     }
   };
   std::array<Sets, 2> queen, king;  // [player]
-  Bitboard empty = 0;
+  B empty = 0;
   // [player]: the squares each queen reaches in one move, summed over the player's queens
   // (what Lieberum's mobility counts; a square two queens reach counts twice).
   std::array<int, 2> reach{};
 };
+using DistanceLevels = DistanceLevelsOf<Bitboard>;
+using DistanceLevels8 = DistanceLevelsOf<Bitboard8>;  // boards of at most 8×8 only
+
+namespace detail {
+inline int count(Bitboard b) noexcept { return popcount(b); }
+inline int count(Bitboard8 b) noexcept { return std::popcount(b); }
+}  // namespace detail
 
 // The first queen level is found queen by queen (one attack lookup each, cheaper than a
 // fill from all of them), and each queen's reach, the mobility term's count, comes with it.
 // A search stops at the level that reaches the last empty square, without the fill that
-// would find nothing more.
-inline void compute_levels(const Position& pos, DistanceLevels& levels) {
-  const Bitboard empty = pos.empty();
+// would find nothing more. DistanceLevels8 takes a board of at most 8×8.
+template <class B>
+void compute_levels(const Position& pos, DistanceLevelsOf<B>& levels) {
+  constexpr bool kSmall = std::is_same_v<B, Bitboard8>;
+  GSEARCH_ASSERT(!kSmall || (pos.cols() <= 8 && pos.rows() <= 8));
+  const auto layout = [](Bitboard b) -> B {
+    if constexpr (kSmall)
+      return to_bitboard8(b);
+    else
+      return b;
+  };
+  const B empty = layout(pos.empty());
   const Bitboard occupied = pos.occupied();
   levels.empty = empty;
   for (Player p : {kWhite, kBlack}) {
@@ -226,16 +250,19 @@ inline void compute_levels(const Position& pos, DistanceLevels& levels) {
       auto& sets = queen ? levels.queen[p] : levels.king[p];
       sets.within[0] = 0;
       int d = 0;
-      Bitboard seen = pos.queens(p), frontier = seen;
+      B seen = layout(pos.queens(p)), frontier = seen;
       for (;;) {
         if (queen && d == 0) {
-          frontier = 0;
+          Bitboard first = 0;
           levels.reach[p] = 0;
           for (Bitboard qs = pos.queens(p); qs;) {
             const Bitboard attacks = queen_attacks(pop_lsb(qs), occupied);
-            frontier |= attacks;
+            first |= attacks;
             levels.reach[p] += popcount(attacks);
           }
+          frontier = layout(first);
+        } else if constexpr (kSmall) {
+          frontier = (queen ? queen_fill8(frontier, empty) : king_box8(frontier) & empty) & ~seen;
         } else {
           frontier = (queen ? queen_fill(frontier, empty) : king_box(frontier) & empty) & ~seen;
         }
@@ -250,20 +277,21 @@ inline void compute_levels(const Position& pos, DistanceLevels& levels) {
   }
 }
 
-inline LieberumTerms lieberum_terms(const Position& pos, const DistanceLevels& levels,
-                                    double kappa) {
+template <class B>
+LieberumTerms lieberum_terms(const Position& pos, const DistanceLevelsOf<B>& levels, double kappa) {
+  using detail::count;
   const Player me = pos.to_move();
   const Player opp = gsearch::opponent(me);
   LieberumTerms t;
   // t1, t2: a square at distance d from me is mine when opp needs more than d (or cannot
   // reach it), a tie when opp needs d too.
-  const auto territory = [kappa](const DistanceLevels::Sets& a, const DistanceLevels::Sets& b) {
+  const auto territory = [kappa](const auto& a, const auto& b) {
     int won = 0, lost = 0, tied = 0;
     for (int d = 1, n = std::max(a.depth, b.depth); d <= n; ++d) {
-      const Bitboard na = a.exactly(d), nb = b.exactly(d);
-      won += popcount(na & ~b.at_most(d));
-      lost += popcount(nb & ~a.at_most(d));
-      tied += popcount(na & nb);
+      const B na = a.exactly(d), nb = b.exactly(d);
+      won += count(na & ~b.at_most(d));
+      lost += count(nb & ~a.at_most(d));
+      tied += count(na & nb);
     }
     return (won - lost) + kappa * tied;
   };
@@ -275,22 +303,22 @@ inline LieberumTerms lieberum_terms(const Position& pos, const DistanceLevels& l
   t.t2 = territory(km, ko);
   // c1 = 2 Σ_d 2^-d (#me at d - #opp at d).
   for (int d = 1, n = std::max(qm.depth, qo.depth); d <= n; ++d)
-    t.c1 += 2.0 * inverse_power(d) * (popcount(qm.exactly(d)) - popcount(qo.exactly(d)));
+    t.c1 += 2.0 * inverse_power(d) * (count(qm.exactly(d)) - count(qo.exactly(d)));
   // c2 = Σ_s clamp(a - b, -6, 6) / 6 with a = D2(opp, s), b = D2(me, s) (kFar when
   // unreachable), and clamp(a - b, -6, 6) = min(a, b + 6) - min(b, a + 6). Over squares,
   // Σ min(a, b + 6) = Σ_j≥1 #{a >= j and b >= j - 6}; past the deepest level + 7 every term
   // left counts the squares neither reaches, the same in both sums.
   int c2 = 0;
   for (int j = 1, n = std::max(km.depth, ko.depth) + 7; j <= n; ++j) {
-    c2 += popcount(levels.empty & ~ko.at_most(j - 1) & ~km.at_most(j - 7));
-    c2 -= popcount(levels.empty & ~km.at_most(j - 1) & ~ko.at_most(j - 7));
+    c2 += count(levels.empty & ~ko.at_most(j - 1) & ~km.at_most(j - 7));
+    c2 -= count(levels.empty & ~km.at_most(j - 1) & ~ko.at_most(j - 7));
   }
   t.c2 = c2 / 6.0;
   // w = Σ 2^-|D1(me) - D1(opp)| over the squares both reach.
   for (int a = 1; a <= qm.depth; ++a) {
-    const Bitboard na = qm.exactly(a);
+    const B na = qm.exactly(a);
     for (int b = 1; b <= qo.depth; ++b)
-      t.w += inverse_power(std::abs(a - b)) * popcount(na & qo.exactly(b));
+      t.w += inverse_power(std::abs(a - b)) * count(na & qo.exactly(b));
   }
   t.m = (levels.reach[me] - levels.reach[opp]) / 4.0;  // mobility_term(pos)
   return t;
@@ -304,6 +332,10 @@ class LieberumEvaluator {
   explicit LieberumEvaluator(const LieberumWeights& weights) : weights_(weights) {}
 
   double operator()(const Position& pos) const {
+    if (pos.cols() <= 8 && pos.rows() <= 8) {
+      compute_levels(pos, levels8_);
+      return value(lieberum_terms(pos, levels8_, weights_.kappa));
+    }
     compute_levels(pos, levels_);
     return value(lieberum_terms(pos, levels_, weights_.kappa));
   }
@@ -326,6 +358,7 @@ class LieberumEvaluator {
  private:
   LieberumWeights weights_{};
   mutable DistanceLevels levels_;
+  mutable DistanceLevels8 levels8_;  // boards of at most 8×8
 };
 
 // The phase-weighted sum as a model linear in its weights, for tuning them on game outcomes

@@ -371,4 +371,84 @@ inline Bitboard queen_fill(Bitboard from, Bitboard empty) noexcept {
          detail::slide<kSE>(from, empty) | detail::slide<kSW>(from, empty);
 }
 
+// ---------------------------------------------------------------------------------------
+// Boards of at most 8×8 in one 64-bit word.
+//
+// A board no larger than 8×8 fits in 64 bits with square (col, row) at bit 8 * row + col, the
+// chess layout. There is no padding: a step east from column 7 would wrap to column 0 of the
+// next row, so the fills below mask the file the step lands on. Operations on 64 bits cost
+// half or less of those on 128, which is what the evaluation's distance maps on 8×8 gain from
+// (players/eval.hpp). Only whole-set operations are given; moves stay in the layout above.
+
+using Bitboard8 = std::uint64_t;
+
+inline constexpr Bitboard8 kNotFileA = ~Bitboard8{0x0101010101010101};  // bits of column 0 off
+inline constexpr Bitboard8 kNotFileH = ~Bitboard8{0x8080808080808080};  // bits of column 7 off
+
+// The squares of `b` (a set within the 8×8 corner of the area) in the 64-bit layout.
+inline Bitboard8 to_bitboard8(Bitboard b) noexcept {
+#if defined(AMAZONS_FAST_PEXT)
+  // Rows 0..4 lie in the low word, rows 5..7 in the high one: one extraction each.
+  constexpr Bitboard corner = board_mask(8, 8);
+  return _pext_u64(static_cast<std::uint64_t>(b), static_cast<std::uint64_t>(corner)) |
+         _pext_u64(static_cast<std::uint64_t>(b >> 64), static_cast<std::uint64_t>(corner >> 64))
+             << 40;
+#else
+  Bitboard8 out = 0;
+  for (int row = 0; row < 8; ++row)
+    out |= static_cast<Bitboard8>((b >> (kStride * (row + 1))) & 0xff) << (8 * row);
+  return out;
+#endif
+}
+
+namespace detail {
+// Every bit moved N places up (N > 0) or -N places down, in the 64-bit layout.
+template <int N>
+constexpr Bitboard8 shift8(Bitboard8 b) noexcept {
+  if constexpr (N > 0)
+    return b << N;
+  else
+    return b >> -N;
+}
+
+// The empty squares a slide in direction D reaches from some square of `from`: the occluded
+// fill of slide() above with the wrapped file masked out of the propagator (steps of 1, 2
+// and 4 squares, enough for the 7 of an 8-square line).
+template <int D>
+constexpr Bitboard8 slide8(Bitboard8 from, Bitboard8 empty) noexcept {
+  constexpr Bitboard8 keep = (D == kE || D == kNE || D == kSE)   ? kNotFileA
+                             : (D == kW || D == kNW || D == kSW) ? kNotFileH
+                                                                 : ~Bitboard8{0};
+  constexpr int n = D == kE    ? 1
+                    : D == kW  ? -1
+                    : D == kN  ? 8
+                    : D == kS  ? -8
+                    : D == kNE ? 9
+                    : D == kNW ? 7
+                    : D == kSE ? -7
+                               : -9;
+  Bitboard8 gen = from, pro = empty & keep;
+  gen |= pro & shift8<n>(gen);
+  pro &= shift8<n>(pro);
+  gen |= pro & shift8<2 * n>(gen);
+  pro &= shift8<2 * n>(pro);
+  gen |= pro & shift8<4 * n>(gen);
+  return shift8<n>(gen) & empty & keep;
+}
+}  // namespace detail
+
+// queen_fill() in the 64-bit layout: every empty square one queen move reaches from `from`.
+constexpr Bitboard8 queen_fill8(Bitboard8 from, Bitboard8 empty) noexcept {
+  return detail::slide8<kE>(from, empty) | detail::slide8<kW>(from, empty) |
+         detail::slide8<kN>(from, empty) | detail::slide8<kS>(from, empty) |
+         detail::slide8<kNE>(from, empty) | detail::slide8<kNW>(from, empty) |
+         detail::slide8<kSE>(from, empty) | detail::slide8<kSW>(from, empty);
+}
+
+// king_box() in the 64-bit layout: the squares within one king step of `b`, `b` included.
+constexpr Bitboard8 king_box8(Bitboard8 b) noexcept {
+  const Bitboard8 row = b | ((b << 1) & kNotFileA) | ((b >> 1) & kNotFileH);
+  return row | (row << 8) | (row >> 8);
+}
+
 }  // namespace amazons
