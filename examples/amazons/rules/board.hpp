@@ -416,17 +416,10 @@ constexpr Bitboard8 shift8(Bitboard8 b) noexcept {
 // and 4 squares, enough for the 7 of an 8-square line).
 template <int D>
 constexpr Bitboard8 slide8(Bitboard8 from, Bitboard8 empty) noexcept {
-  constexpr Bitboard8 keep = (D == kE || D == kNE || D == kSE)   ? kNotFileA
-                             : (D == kW || D == kNW || D == kSW) ? kNotFileH
-                                                                 : ~Bitboard8{0};
-  constexpr int n = D == kE    ? 1
-                    : D == kW  ? -1
-                    : D == kN  ? 8
-                    : D == kS  ? -8
-                    : D == kNE ? 9
-                    : D == kNW ? 7
-                    : D == kSE ? -7
-                               : -9;
+  constexpr int rows = D >= kNW ? 1 : D <= kSE ? -1 : 0;  // D's step in rows (11 bits each)
+  constexpr int cols = D - kStride * rows;                // and in columns
+  constexpr int n = 8 * rows + cols;                      // the same step in this layout
+  constexpr Bitboard8 keep = cols > 0 ? kNotFileA : cols < 0 ? kNotFileH : ~Bitboard8{0};
   Bitboard8 gen = from, pro = empty & keep;
   gen |= pro & shift8<n>(gen);
   pro &= shift8<n>(pro);
