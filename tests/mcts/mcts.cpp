@@ -337,6 +337,10 @@ TEST_CASE("tree parallelism: children listed outside the lock, each node expande
   }
   CHECK(expanded > 20);
   CHECK(calls.load() == expanded);  // no node's children were listed twice
+  // The root is expanded before the threads start: every iteration went through a child.
+  std::uint64_t through_children = 0;
+  for (gsearch::NodeId c : tree.children(0)) through_children += tree[c].visits;
+  CHECK(through_children == tree.root().visits);
   CHECK(tree.size() == slots);
 }
 

@@ -787,11 +787,15 @@ class Search {
   // cheap (list_unlocked, expand.hpp), an expansion lists and scores its children outside
   // the lock too, on the thread's copy of the policy: with a prior that evaluates every
   // child (INVADERMC's) that is most of the work. A thread that reaches a node another
-  // thread is expanding evaluates it as a leaf instead of expanding it twice. Iterations are
-  // counted when they start, so an iteration budget is met exactly.
+  // thread is expanding evaluates it as a leaf instead of expanding it twice. The root is
+  // expanded first, before the threads start: a thread waiting for it would otherwise spend
+  // its iterations on playouts from the root, which inform no move (all of them, when the
+  // expanding thread is descheduled). Iterations are counted when they start, so an
+  // iteration budget is met exactly.
   SearchStats run_tree_parallel(const Budget& limits) {
     SearchStats stats;
     BudgetTracker tracker(limits, 1);
+    if (!tree_[0].expanded) expand(0, *root_);
     detail::SpinLock mutex;
     std::uint64_t started = 0, added = 0, finished = 0;
     std::vector<NodeId> expanding;  // the nodes being expanded, one at most per thread
