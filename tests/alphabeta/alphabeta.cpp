@@ -409,6 +409,36 @@ TEST_CASE("forward pruning keeps the scorer's best moves; a pruned search proves
   CHECK(full.search(won).proven_win);
 }
 
+namespace {
+// FewestReplies with a frontier() of its own, which counts its calls.
+struct FrontierCounting : FewestReplies {
+  int* calls;
+  void frontier(const amazons::Position& p, const gsearch::MoveListOf<amazons::Position>& moves,
+                float* scores) const {
+    ++*calls;
+    (*this)(p, moves, scores);
+  }
+};
+}  // namespace
+
+TEST_CASE("frontier pruning: with a one-ply scorer and one move kept, minimax's value") {
+  // FewestReplies ranks the moves as Mobility's one-ply search does (a move that leaves no
+  // reply, 0, first), so the best scored move is the frontier node's value.
+  int calls = 0;
+  for (const auto& p : small_positions(8)) {
+    for (int depth = 2; depth <= 4; ++depth) {
+      const ab::Score want = minimax(p, depth, 0, Mobility{}, 10000);
+      ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> one(
+          {.max_depth = depth, .score_depth = 2, .frontier_width = 1});
+      CHECK(one.search(p).score == want);
+      ab::AlphaBeta<amazons::Position, Mobility, FrontierCounting> own(
+          {.max_depth = depth, .score_depth = 3, .frontier_width = 1}, {}, {{}, &calls});
+      CHECK(own.search(p).score == want);
+    }
+  }
+  CHECK(calls > 0);  // the scorer's frontier() ranked the frontier nodes
+}
+
 TEST_CASE("late-move reductions: with depth to spare, tic-tac-toe's exact values") {
   const auto zero = [](const TicTacToe&) { return 0.0; };
   using Search = ab::AlphaBeta<TicTacToe, decltype(zero)>;

@@ -214,6 +214,23 @@ const std::vector<AgentDef>& registry() {
            0,
            5000,
            true},
+          {"frontier",
+           "0",
+           "with order=1: at nodes one ply from the leaves, after the table's move and the "
+           "killers, only the best this many moves by the one-ply evaluation (0: all, by "
+           "killers and history)",
+           {},
+           0,
+           5000,
+           true},
+          {"frontierqk",
+           "0",
+           "with frontier: rank the frontier's moves as qk does, evaluating the arrows of only "
+           "the best frontierqk queen moves (0: every move evaluated)",
+           {},
+           0,
+           4900,
+           true},
           {"lmr",
            "0",
            "late-move reductions at nodes this many plies from the leaves or more (0: off)",
@@ -241,6 +258,7 @@ const std::vector<AgentDef>& registry() {
                .score_depth = v.text("order") == "1" ? static_cast<int>(v.count("orderdepth")) : 0,
                .width = static_cast<std::uint32_t>(v.count("width")),
                .root_width = static_cast<std::uint32_t>(v.count("rootwidth")),
+               .frontier_width = static_cast<std::uint32_t>(v.count("frontier")),
                .lmr_depth = static_cast<int>(v.count("lmr")),
                .lmr_after = static_cast<std::uint32_t>(v.count("lmrafter")),
                .aspiration = static_cast<ab::Score>(std::lround(v.number("asp") * 10000)),
@@ -249,7 +267,8 @@ const std::vector<AgentDef>& registry() {
                .threads = static_cast<unsigned>(v.count("threads"))};
            return std::unique_ptr<Agent>(new classic::AlphaBetaAgent(
                n, p, budget_of(v, true), v.text("schedule") == "1", eval_weights(v),
-               v.given("depth"), static_cast<std::uint32_t>(v.count("qk"))));
+               v.given("depth"), static_cast<std::uint32_t>(v.count("qk")),
+               static_cast<std::uint32_t>(v.count("frontierqk"))));
          }});
     d.push_back(
         {"uct",

@@ -134,7 +134,8 @@ inline SearchInfo alpha_beta_info(const ab::Result<Move>& r) {
 
 // Alpha-beta over whole moves: the Lieberum evaluation at the leaves, the one-ply Lieberum value
 // of each move as the scorer of the selective techniques (gsearch/alphabeta; with `queen_moves`,
-// LieberumMovePrior's two stages), and the region rules of SolverPosition as its proven outcomes
+// LieberumMovePrior's two stages; `frontier_queen_moves` the same at the frontier nodes), and
+// the region rules of SolverPosition as its proven outcomes
 // (the endgame mode); with `schedule`, the spec's time per move follows early_time_factor (a
 // budget passed to choose() is kept). A budget passed to choose() (an engine's clock, `go ms T`)
 // is searched to the deepest iteration unless the spec wrote its depth (`depth_given`): the
@@ -142,14 +143,16 @@ inline SearchInfo alpha_beta_info(const ab::Result<Move>& r) {
 class AlphaBetaAgent final : public Agent {
  public:
   AlphaBetaAgent(std::string name, const ab::Params& params, gsearch::Budget budget, bool schedule,
-                 const LieberumWeights& weights, bool depth_given, std::uint32_t queen_moves)
+                 const LieberumWeights& weights, bool depth_given, std::uint32_t queen_moves,
+                 std::uint32_t frontier_queen_moves)
       : name_(std::move(name)),
         budget_(budget),
         schedule_(schedule),
         depth_given_(depth_given),
         search_(params, LieberumRef{LieberumEvaluator(weights)},
-                LieberumMovePrior{.eval = LieberumEvaluator(weights), .queen_moves = queen_moves}) {
-  }
+                LieberumMovePrior{.eval = LieberumEvaluator(weights),
+                                  .queen_moves = queen_moves,
+                                  .frontier_queen_moves = frontier_queen_moves}) {}
   std::string name() const override { return name_; }
   void reset(std::uint64_t) override { search_.clear(); }
   Move choose(const Position& pos, const std::optional<gsearch::Budget>& budget) override {

@@ -398,13 +398,25 @@ inline LieberumWeights tuned_lieberum_weights() {
 // is first scored as its move that shoots the arrow back onto `from` (always legal); then
 // only the Q best queen moves have all their other arrows evaluated, and every move not
 // evaluated gets its queen move's score less 4, which ranks it below every evaluated move and
-// keeps the queen moves' order among the rest.
+// keeps the queen moves' order among the rest. As alpha-beta's scorer, `frontier_queen_moves`
+// is the Q of its frontier nodes (gsearch/alphabeta, frontier pruning), 0 for every move.
 struct LieberumMovePrior {
   LieberumEvaluator eval;
   std::uint32_t queen_moves = 0;
+  std::uint32_t frontier_queen_moves = 0;
 
   void operator()(const Position& pos, const gsearch::MoveListOf<Position>& moves,
                   float* priors) const {
+    rank(pos, moves, priors, queen_moves);
+  }
+  void frontier(const Position& pos, const gsearch::MoveListOf<Position>& moves,
+                float* priors) const {
+    rank(pos, moves, priors, frontier_queen_moves);
+  }
+
+ private:
+  void rank(const Position& pos, const gsearch::MoveListOf<Position>& moves, float* priors,
+            std::uint32_t queen_moves) const {
     if (queen_moves == 0) {
       for (std::size_t i = 0; i < moves.size(); ++i) priors[i] = score(pos, moves[i]);
       return;
@@ -441,7 +453,6 @@ struct LieberumMovePrior {
     }
   }
 
- private:
   float score(const Position& pos, const Move& m) const {
     Position child = pos;
     child.apply(m);

@@ -41,6 +41,13 @@
 //   ordering        at nodes with at least score_depth plies left, the moves are tried in the
 //                   scorer's order (after the table's move) instead of killers and history;
 //   forward pruning only the best `width` of them are searched (`root_width` at the root);
+//   frontier pruning  at nodes one ply from the leaves (not ordered by the scorer), the
+//                   table's move and the killers are searched first; when none cuts off,
+//                   the scorer ranks the moves and only its best `frontier_width` follow.
+//                   A scorer that scores a move as the evaluation of the position it leads
+//                   to makes frontier_width = 1 the full one-ply search; a scorer may offer a
+//                   cheaper frontier(state, moves, scores) for these nodes alone (one that
+//                   evaluates some moves only, ranking the rest below them);
 //   late-move reductions  at nodes with at least lmr_depth plies left, the moves after the
 //                   first lmr_after are searched one ply shallower with a null window, and
 //                   again at full depth when one beats alpha;
@@ -100,15 +107,17 @@ struct Params {
   bool killers = true;       // order by killer moves
   bool history = true;       // order by the history heuristic
   // Selective search (with an evaluator and a move scorer; see the header comment).
-  int score_depth = 2;           // order by the scorer at nodes this many plies from the leaves
-                                 // or more (0: never)
-  std::uint32_t width = 0;       // forward pruning below the root, at the nodes ordered by the
-                                 // scorer: moves kept (0: all)
-  std::uint32_t root_width = 0;  // the same at the root
-  int lmr_depth = 0;             // late-move reductions at nodes with this many plies left or
-                                 // more (0: off)
-  std::uint32_t lmr_after = 3;   // moves searched at full depth before reductions start
-  Score aspiration = 0;          // half-width of the root's window from iteration 2 (0: off)
+  int score_depth = 2;               // order by the scorer at nodes this many plies from the leaves
+                                     // or more (0: never)
+  std::uint32_t width = 0;           // forward pruning below the root, at the nodes ordered by the
+                                     // scorer: moves kept (0: all)
+  std::uint32_t root_width = 0;      // the same at the root
+  std::uint32_t frontier_width = 0;  // frontier pruning: moves kept one ply from the leaves,
+                                     // after the table's move and the killers (0: all)
+  int lmr_depth = 0;                 // late-move reductions at nodes with this many plies left or
+                                     // more (0: off)
+  std::uint32_t lmr_after = 3;       // moves searched at full depth before reductions start
+  Score aspiration = 0;              // half-width of the root's window from iteration 2 (0: off)
   bool proven_outcomes = false;  // score what the game's proven_outcome() decides (ProvableGame)
   bool use_interrupted = true;   // the iteration a budget interrupts may change the move
   unsigned threads = 1;          // Lazy SMP: searching threads (with an evaluator; see above)
@@ -385,7 +394,8 @@ class AlphaBeta {
       state.legal_moves(moves);
     const Move* tt_move = entry && entry->has_move ? &entry->move : nullptr;
     if (ply == 0 && root_first_) tt_move = root_first_;
-    std::size_t reduce_from = moves.size();  // late-move reductions from this move on
+    std::size_t reduce_from = moves.size();    // late-move reductions from this move on
+    std::size_t frontier_from = moves.size();  // frontier pruning from this move on
     if constexpr (kSolver) {
       if (const auto cut = look_ahead(state, moves, key, depth, beta, ply, tt_move)) return *cut;
     } else if constexpr (kScored) {
@@ -395,6 +405,8 @@ class AlphaBeta {
         order_by_score(state, moves, tt_move, width > 0 ? width : moves.size());
       } else {
         order(state, moves, ply, tt_move);
+        if (params_.frontier_width > 0 && depth == 1 && ply > 0)
+          frontier_from = leading_moves(moves, ply, tt_move);
       }
     } else {
       order(state, moves, ply, tt_move);
@@ -407,6 +419,8 @@ class AlphaBeta {
     Score best = -kInfinity;
     const Move* best_move = nullptr;
     for (std::size_t i = 0; i < moves.size(); ++i) {
+      if constexpr (kScored)
+        if (i == frontier_from) prune_frontier(state, moves, i);
       const Move& m = moves[i];
       G child = state;
       child.apply(m);
@@ -511,6 +525,29 @@ class AlphaBeta {
       if (tt_move && moves[i] == *tt_move) score_keys_[i] = std::numeric_limits<float>::infinity();
     }
     sort_by_key_descending(moves, score_keys_.data(), 0, keep);
+  }
+
+  // The moves order() put first that frontier pruning searches before it ranks the rest: the
+  // table's move and the killers.
+  std::size_t leading_moves(const MoveListOf<G>& moves, int ply, const Move* tt_move) const {
+    std::size_t n = tt_move && !moves.empty() && moves[0] == *tt_move ? 1 : 0;
+    if (params_.killers)
+      while (n < moves.size() && ordering_.is_killer(ply, moves[n])) ++n;
+    return n;
+  }
+
+  // Frontier pruning: ranks moves[from...] by the scorer (its frontier() when it has one) and
+  // keeps the best Params::frontier_width of them.
+  void prune_frontier(const G& state, MoveListOf<G>& moves, std::size_t from) {
+    if constexpr (requires { scorer_.frontier(state, moves, score_keys_.data()); })
+      scorer_.frontier(state, moves, score_keys_.data());
+    else
+      scorer_(state, moves, score_keys_.data());
+    for (std::size_t i = 0; i < moves.size(); ++i)
+      if (std::isnan(score_keys_[i])) score_keys_[i] = -std::numeric_limits<float>::infinity();
+    const std::size_t listed = moves.size();
+    sort_by_key_descending(moves, score_keys_.data(), from, params_.frontier_width);
+    pruned_ += listed - moves.size();
   }
 
   // Orders the moves: the transposition table's move first, then killers, then by history.
