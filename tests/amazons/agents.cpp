@@ -76,6 +76,8 @@ TEST_CASE(
         "ab:depth=2,eval=tuned",
         "ab:depth=3,orderdepth=1,qk=3,width=4,rootwidth=8",
         "ab:depth=4,qk=2,width=4,rootwidth=8",
+        "ab:depth=4,width=4,rootwidth=8,frontier=2",
+        "ab:depth=4,width=4,rootwidth=8,frontier=1,frontierqk=2",
         "ab:depth=8,nodes=3000",  // (an interrupted iteration may choose the move)
         "ab:depth=8,nodes=3000,partial=0,schedule=0",
         "invader:iters=200,k=50,threshold=5,eval=tuned",

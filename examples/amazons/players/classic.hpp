@@ -135,11 +135,11 @@ inline SearchInfo alpha_beta_info(const ab::Result<Move>& r) {
 // Alpha-beta over whole moves: the Lieberum evaluation at the leaves, the one-ply Lieberum value
 // of each move as the scorer of the selective techniques (gsearch/alphabeta; with `queen_moves`,
 // LieberumMovePrior's two stages; `frontier_queen_moves` the same at the frontier nodes), and
-// the region rules of SolverPosition as its proven outcomes
-// (the endgame mode); with `schedule`, the spec's time per move follows early_time_factor (a
-// budget passed to choose() is kept). A budget passed to choose() (an engine's clock, `go ms T`)
-// is searched to the deepest iteration unless the spec wrote its depth (`depth_given`): the
-// default depth of 2 is the spec's own fixed budget, not a cap on a time the caller gives.
+// the region rules of SolverPosition as its proven outcomes (the endgame mode); with `schedule`,
+// the spec's time per move follows early_time_factor (a budget passed to choose() is kept). A
+// budget passed to choose() (an engine's clock, `go ms T`) is searched to the deepest iteration
+// unless the spec wrote its depth (`depth_given`): the default depth of 2 is the spec's own fixed
+// budget, not a cap on a time the caller gives.
 class AlphaBetaAgent final : public Agent {
  public:
   AlphaBetaAgent(std::string name, const ab::Params& params, gsearch::Budget budget, bool schedule,

@@ -537,7 +537,8 @@ class AlphaBeta {
   }
 
   // Frontier pruning: ranks moves[from...] by the scorer (its frontier() when it has one) and
-  // keeps the best Params::frontier_width of them.
+  // keeps the best Params::frontier_width of them. (The scorer scores the whole list, the
+  // `from` moves already searched too: at most the table's move and two killers.)
   void prune_frontier(const G& state, MoveListOf<G>& moves, std::size_t from) {
     if constexpr (requires { scorer_.frontier(state, moves, score_keys_.data()); })
       scorer_.frontier(state, moves, score_keys_.data());
