@@ -552,9 +552,9 @@ class AlphaBeta {
   }
 
   // Orders the moves: the transposition table's move first, then killers, then by history.
-  // The keys are never negative, and most moves' are 0: those keep their order behind the
-  // others, as a whole sort would leave them, and only the others are sorted (the same order
-  // as sorting them all, at a fraction of the cost at nodes with hundreds of moves).
+  // The keys are never negative: the moves whose key is 0 keep their order behind the others,
+  // as a whole sort would leave them, and only the others are sorted (the same order as
+  // sorting them all, for less at nodes with hundreds of moves and few keys).
   void order(const G& state, MoveListOf<G>& moves, int ply, const Move* tt_move) {
     const std::size_t from = to_front(moves, tt_move);
     if (!params_.killers && !params_.history) return;
@@ -621,8 +621,9 @@ class AlphaBeta {
   Score root_score_ = 0;              // the root's best value so far in this iteration
   std::vector<std::uint64_t> child_keys_ = std::vector<std::uint64_t>(G::max_moves);
   std::vector<std::int64_t> order_keys_ = std::vector<std::int64_t>(G::max_moves);
-  std::vector<std::uint16_t> keyed_ = std::vector<std::uint16_t>(G::max_moves);  // order()'s
-  MoveListOf<G> reordered_;                                                      // scratch
+  // order()'s scratch: the indices of the moves with a key, and the reordered list.
+  std::vector<std::uint16_t> keyed_ = std::vector<std::uint16_t>(G::max_moves);
+  MoveListOf<G> reordered_;
   std::vector<float> score_keys_ = std::vector<float>(kScored ? G::max_moves : 0);
   std::vector<std::array<Move, kMaxPly>> pv_ = std::vector<std::array<Move, kMaxPly>>(kMaxPly + 1);
   std::array<int, kMaxPly + 1> pv_length_{};
