@@ -410,6 +410,37 @@ TEST_CASE("forward pruning keeps the scorer's best moves; a pruned search proves
 }
 
 namespace {
+// FewestReplies that counts its calls.
+struct CountingScorer : FewestReplies {
+  int* calls;
+  void operator()(const amazons::Position& p, const gsearch::MoveListOf<amazons::Position>& moves,
+                  float* scores) const {
+    ++*calls;
+    FewestReplies::operator()(p, moves, scores);
+  }
+};
+}  // namespace
+
+TEST_CASE("ordering: a node its table's move cuts off is not scored") {
+  // Depth 3, nodes 2+ plies from the leaves scored: the root in iterations 2 and 3, and each
+  // of its `root_width` children in iteration 3 (none is terminal on the 6x6 start). Every
+  // child has a table's move from iteration 2, searched before the scorer runs: the children
+  // it refutes are never scored, and the search is the same as without the counting.
+  const auto p = amazons::Position::from_fen("1q2q1/6/q4q/Q4Q/6/1Q2Q1 w - - 0 1");
+  const ab::Params params{.max_depth = 3, .score_depth = 2, .width = 8, .root_width = 8};
+  int calls = 0;
+  ab::AlphaBeta<amazons::Position, Mobility, CountingScorer> counted(params, {}, {{}, &calls});
+  const auto r = counted.search(p);
+  ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> plain(params);
+  const auto want = plain.search(p);
+  CHECK(r.best == want.best);
+  CHECK(r.score == want.score);
+  CHECK(r.nodes == want.nodes);
+  CHECK(calls >= 2);
+  CHECK(calls < 2 + 8);
+}
+
+namespace {
 // FewestReplies with a frontier() of its own, which counts its calls.
 struct FrontierCounting : FewestReplies {
   int* calls;

@@ -40,6 +40,8 @@
 // MCTS prior, scorer(state, moves, scores) writing one float per move, higher first:
 //   ordering        at nodes with at least score_depth plies left, the moves are tried in the
 //                   scorer's order (after the table's move) instead of killers and history;
+//                   the table's move is searched before the scorer runs, so a node it cuts
+//                   off costs no scoring (the same search, for less);
 //   forward pruning only the best `width` of them are searched (`root_width` at the root);
 //   frontier pruning  at nodes one ply from the leaves (not ordered by the scorer), the
 //                   table's move and the killers are searched first; when none cuts off,
@@ -396,13 +398,24 @@ class AlphaBeta {
     if (ply == 0 && root_first_) tt_move = root_first_;
     std::size_t reduce_from = moves.size();    // late-move reductions from this move on
     std::size_t frontier_from = moves.size();  // frontier pruning from this move on
+    std::size_t first = 0;                     // the index of the move searched first
+    // Scored nodes with the table's move listed: that move (at `first`, the list unsorted) is
+    // searched first and the scorer orders the list after it, unless it cut off.
+    std::size_t score_keep = 0;
     if constexpr (kSolver) {
       if (const auto cut = look_ahead(state, moves, key, depth, beta, ply, tt_move)) return *cut;
     } else if constexpr (kScored) {
       if (params_.score_depth > 0 && depth >= params_.score_depth) {
         const std::uint32_t width = ply == 0 ? params_.root_width : params_.width;
         if (width > 0 && moves.size() > width) pruned_ += moves.size() - width;
-        order_by_score(state, moves, tt_move, width > 0 ? width : moves.size());
+        const std::size_t keep = width > 0 ? width : moves.size();
+        first = index_of(moves, tt_move);
+        if (first < moves.size()) {
+          score_keep = keep;
+        } else {
+          first = 0;
+          order_by_score(state, moves, tt_move, keep);
+        }
       } else {
         order(state, moves, ply, tt_move);
         if (params_.frontier_width > 0 && depth == 1 && ply > 0)
@@ -419,9 +432,15 @@ class AlphaBeta {
     Score best = -kInfinity;
     const Move* best_move = nullptr;
     for (std::size_t i = 0; i < moves.size(); ++i) {
-      if constexpr (kScored)
+      if constexpr (kScored) {
+        if (i == 1 && score_keep > 0) {  // the table's move did not cut off: order the rest
+          order_by_score(state, moves, tt_move, score_keep);  // (it comes first again)
+          if (best_move) best_move = &moves[0];
+          if (i == moves.size()) break;  // (a width of 1 keeps the table's move alone)
+        }
         if (i == frontier_from) prune_frontier(state, moves, i);
-      const Move& m = moves[i];
+      }
+      const Move& m = moves[i == 0 ? first : i];
       G child = state;
       child.apply(m);
       Score score;
@@ -439,7 +458,7 @@ class AlphaBeta {
       if (stopped_) return 0;
       if (score > best) {
         best = score;
-        best_move = &moves[i];
+        best_move = &m;
         if (score > alpha) {
           alpha = score;
           update_pv(ply, m);
@@ -574,15 +593,20 @@ class AlphaBeta {
     for (std::size_t i = from; i < moves.size(); ++i) moves[i] = reordered_[i - from];
   }
 
+  // The index of `m` in the list (moves.size() when not given or not listed).
+  static std::size_t index_of(const MoveListOf<G>& moves, const Move* m) noexcept {
+    if (!m) return moves.size();
+    std::size_t i = 0;
+    while (i < moves.size() && !(moves[i] == *m)) ++i;
+    return i;
+  }
+
   // Moves `m` (when given and listed) to the front; returns how many moves are placed (0, 1).
   static std::size_t to_front(MoveListOf<G>& moves, const Move* m) noexcept {
-    if (!m) return 0;
-    for (std::size_t i = 0; i < moves.size(); ++i)
-      if (moves[i] == *m) {
-        std::swap(moves[0], moves[i]);
-        return 1;
-      }
-    return 0;
+    const std::size_t i = index_of(moves, m);
+    if (i == moves.size()) return 0;
+    std::swap(moves[0], moves[i]);
+    return 1;
   }
 
   // Killers first, then by history (as far as Params switches them on).
