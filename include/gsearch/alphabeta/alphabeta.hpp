@@ -2,12 +2,13 @@
 //
 // The search is negamax with principal-variation search (PVS: the first move with the full
 // window, the others with a null window and a re-search when they beat alpha), a
-// transposition table (tt.hpp), killer and history move ordering (ordering.hpp), and
-// iterative deepening: depth 1, 2, ... until the depth limit, the node or time budget, or a
-// proof. Each depth searches the previous depth's best move first, so that the iteration a
-// budget interrupts is not lost (Params::use_interrupted): once that move is searched, the
-// best move found so far (that move, or one the iteration proved better) is the result, with
-// its value and line.
+// transposition table (tt.hpp), killer and history move ordering (ordering.hpp), staged: the
+// table's move and the killers are searched before the rest of the list is ordered, which a
+// cutoff by one of them saves; and iterative deepening: depth 1, 2, ... until the depth
+// limit, the node or time budget, or a proof. Each depth searches the previous depth's best
+// move first, so that the iteration a budget interrupts is not lost (Params::use_interrupted):
+// once that move is searched, the best move found so far (that move, or one the iteration
+// proved better) is the result, with its value and line.
 //
 // Values are Scores for the player to move: a static evaluation in [-1, 1] becomes
 // round(v · eval_scale); a terminal position is worth ±(kWin - ply) (a quicker win scores
@@ -40,8 +41,7 @@
 // MCTS prior, scorer(state, moves, scores) writing one float per move, higher first:
 //   ordering        at nodes with at least score_depth plies left, the moves are tried in the
 //                   scorer's order (after the table's move) instead of killers and history;
-//                   the table's move is searched before the scorer runs, so a node it cuts
-//                   off costs no scoring (the same search, for less);
+//                   the table's move is searched before the scorer runs (staged);
 //   forward pruning only the best `width` of them are searched (`root_width` at the root);
 //   frontier pruning  at nodes one ply from the leaves (not ordered by the scorer), the
 //                   table's move and the killers are searched first; when none cuts off,
@@ -396,33 +396,33 @@ class AlphaBeta {
       state.legal_moves(moves);
     const Move* tt_move = entry && entry->has_move ? &entry->move : nullptr;
     if (ply == 0 && root_first_) tt_move = root_first_;
-    std::size_t reduce_from = moves.size();    // late-move reductions from this move on
-    std::size_t frontier_from = moves.size();  // frontier pruning from this move on
-    std::size_t first = 0;                     // the index of the move searched first
-    // Scored nodes with the table's move listed: that move (at `first`, the list unsorted) is
-    // searched first and the scorer orders the list after it, unless it cut off.
+    std::size_t reduce_from = moves.size();  // late-move reductions from this move on
+    // Staged ordering: the moves a node tries before it orders its list, as indices into the
+    // list (the table's move; at nodes ordered by killers and history, the killers after it),
+    // in the order the ordering gives them. The list is ordered (and frontier pruned) only
+    // when none of them cut off, and then lists them first, in that order: the same search
+    // as ordering first, without the ordering's cost at the nodes they cut off.
+    std::array<std::size_t, 3> staged{};
+    std::size_t n_staged = 0;
+    bool ordered = kSolver;
+    bool by_score = false;  // the ordering: order_by_score (else order())
     std::size_t score_keep = 0;
+    bool frontier = false;  // with frontier pruning after order()
     if constexpr (kSolver) {
       if (const auto cut = look_ahead(state, moves, key, depth, beta, ply, tt_move)) return *cut;
-    } else if constexpr (kScored) {
-      if (params_.score_depth > 0 && depth >= params_.score_depth) {
+    } else {
+      if constexpr (kScored) by_score = params_.score_depth > 0 && depth >= params_.score_depth;
+      if (by_score) {
         const std::uint32_t width = ply == 0 ? params_.root_width : params_.width;
         if (width > 0 && moves.size() > width) pruned_ += moves.size() - width;
-        const std::size_t keep = width > 0 ? width : moves.size();
-        first = index_of(moves, tt_move);
-        if (first < moves.size()) {
-          score_keep = keep;
-        } else {
-          first = 0;
-          order_by_score(state, moves, tt_move, keep);
-        }
+        score_keep = width > 0 ? width : moves.size();
+        if (const std::size_t i = index_of(moves, tt_move); i < moves.size())
+          staged[n_staged++] = i;
       } else {
-        order(state, moves, ply, tt_move);
-        if (params_.frontier_width > 0 && depth == 1 && ply > 0)
-          frontier_from = leading_moves(moves, ply, tt_move);
+        if (to_front(moves, tt_move)) staged[n_staged++] = 0;
+        n_staged = stage_killers(state.to_move(), moves, ply, staged, n_staged);
+        frontier = kScored && params_.frontier_width > 0 && depth == 1 && ply > 0;
       }
-    } else {
-      order(state, moves, ply, tt_move);
     }
     if constexpr (!kSolver) {
       if (params_.lmr_depth > 0 && depth >= params_.lmr_depth)
@@ -431,16 +431,23 @@ class AlphaBeta {
 
     Score best = -kInfinity;
     const Move* best_move = nullptr;
+    std::size_t best_index = 0;
     for (std::size_t i = 0; i < moves.size(); ++i) {
-      if constexpr (kScored) {
-        if (i == 1 && score_keep > 0) {  // the table's move did not cut off: order the rest
-          order_by_score(state, moves, tt_move, score_keep);  // (it comes first again)
-          if (best_move) best_move = &moves[0];
-          if (i == moves.size()) break;  // (a width of 1 keeps the table's move alone)
+      if (!ordered && i == n_staged) {  // none of the staged moves cut off
+        ordered = true;
+        if constexpr (kScored) {
+          if (by_score)
+            order_by_score(state, moves, tt_move, score_keep);
+          else
+            order(state, moves, ply, tt_move);
+          if (frontier) prune_frontier(state, moves, i);
+        } else {
+          order(state, moves, ply, tt_move);
         }
-        if (i == frontier_from) prune_frontier(state, moves, i);
+        if (best_move) best_move = &moves[best_index];  // (the staged moves lead the list)
+        if (i == moves.size()) break;                   // (a width of 1 keeps the first alone)
       }
-      const Move& m = moves[i == 0 ? first : i];
+      const Move& m = ordered ? moves[i] : moves[staged[i]];
       G child = state;
       child.apply(m);
       Score score;
@@ -459,6 +466,7 @@ class AlphaBeta {
       if (score > best) {
         best = score;
         best_move = &m;
+        best_index = i;
         if (score > alpha) {
           alpha = score;
           update_pv(ply, m);
@@ -546,12 +554,18 @@ class AlphaBeta {
     sort_by_key_descending(moves, score_keys_.data(), 0, keep);
   }
 
-  // The moves order() put first that frontier pruning searches before it ranks the rest: the
-  // table's move and the killers.
-  std::size_t leading_moves(const MoveListOf<G>& moves, int ply, const Move* tt_move) const {
-    std::size_t n = tt_move && !moves.empty() && moves[0] == *tt_move ? 1 : 0;
-    if (params_.killers)
-      while (n < moves.size() && ordering_.is_killer(ply, moves[n])) ++n;
+  // Appends to staged[0..n) the indices of the killers in the list after its first n moves,
+  // in the order order() gives them (killers first, by history, then by index); returns the
+  // new count.
+  std::size_t stage_killers(Player me, const MoveListOf<G>& moves, int ply,
+                            std::array<std::size_t, 3>& staged, std::size_t n) const {
+    if (!params_.killers) return n;
+    const std::size_t from = n;
+    for (std::size_t i = from; i < moves.size() && n < staged.size(); ++i)
+      if (ordering_.is_killer(ply, moves[i])) staged[n++] = i;
+    if (n == from + 2 && params_.history &&
+        ordering_.history(me, moves[staged[from + 1]]) > ordering_.history(me, moves[staged[from]]))
+      std::swap(staged[from], staged[from + 1]);
     return n;
   }
 
