@@ -435,14 +435,13 @@ class AlphaBeta {
     for (std::size_t i = 0; i < moves.size(); ++i) {
       if (!ordered && i == n_staged) {  // none of the staged moves cut off
         ordered = true;
-        if constexpr (kScored) {
-          if (by_score)
-            order_by_score(state, moves, tt_move, score_keep);
-          else
-            order(state, moves, ply, tt_move);
-          if (frontier) prune_frontier(state, moves, i);
+        if (by_score) {
+          if constexpr (kScored) order_by_score(state, moves, tt_move, score_keep);
         } else {
           order(state, moves, ply, tt_move);
+          if constexpr (kScored) {
+            if (frontier) prune_frontier(state, moves, i);
+          }
         }
         if (best_move) best_move = &moves[best_index];  // (the staged moves lead the list)
         if (i == moves.size()) break;                   // (a width of 1 keeps the first alone)
