@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <functional>
 #include <map>
@@ -157,6 +158,7 @@ TEST_CASE("distance levels hold the breadth-first distances and give the per-squ
         REQUIRE(a.c2 == doctest::Approx(b.c2).epsilon(1e-12));
         REQUIRE(a.w == doctest::Approx(b.w).epsilon(1e-12));
         REQUIRE(a.m == b.m);
+        REQUIRE(a.a == doctest::Approx(b.a).epsilon(1e-12));
       }
       ++positions;
     }
@@ -187,11 +189,12 @@ TEST_CASE("on boards up to 8x8 the 64-bit levels give the same terms as the 128-
         for (int d = 0; d <= wide.king[pl].depth; ++d)
           REQUIRE(narrow.king[pl].within[d] == to_bitboard8(wide.king[pl].within[d]));
         REQUIRE(narrow.reach[pl] == wide.reach[pl]);
+        REQUIRE(narrow.trapped[pl] == wide.trapped[pl]);
       }
       const LieberumTerms a = lieberum_terms(p, wide, 0.2);
       const LieberumTerms b = lieberum_terms(p, narrow, 0.2);
       REQUIRE((a.t1 == b.t1 && a.t2 == b.t2 && a.c1 == b.c1 && a.c2 == b.c2 && a.w == b.w &&
-               a.m == b.m));
+               a.m == b.m && a.a == b.a));
       ++positions;
     }
   }
@@ -221,6 +224,36 @@ TEST_CASE("the evaluation is in [-1, 1] and antisymmetric under a colour swap") 
   // A position where White has walled Black in is good for White, whoever is to move.
   const Position won = Position::from_fen("q*8/**8/10/10/10/10/10/10/10/Q9 w - - 0 1");
   CHECK(eval(won) > 0.5);
+}
+
+TEST_CASE("the trapped-queen term by hand, and its weight in the opening only") {
+  // 3x1: W a1, B c1, b1 empty: each queen has one move, g(1) = 2^-1/2 for each: a = 0.
+  const Position p = Position::from_fen("Q1q w - - 0 1");
+  CHECK(trapped_term(p) == doctest::Approx(0.0));
+  // 8x8, White's queen on a1 shut in by arrows on a2, b1, b2 (no move: g(0) = 1); Black's
+  // queen on h8 has 19 moves (7 along the rank, 7 down the file, 5 down the diagonal to the
+  // arrow on b2: g(19) = 2^-9.5). White to move: a = g(19) - g(0).
+  const Position shut = Position::from_fen("7q/8/8/8/8/8/**6/Q*6 w - - 0 1");
+  const double g19 = std::pow(2.0, -9.5);
+  CHECK(trapped_weight(0) == 1.0);
+  CHECK(trapped_weight(2) == doctest::Approx(0.5));
+  CHECK(trapped_weight(19) == doctest::Approx(g19));
+  CHECK(trapped_weight(1000) == 0.0);
+  CHECK(trapped_term(shut) == doctest::Approx(g19 - 1.0));
+  DistanceLevels8 levels;
+  compute_levels(shut, levels);
+  CHECK(lieberum_terms(shut, levels, 0.2).a == doctest::Approx(g19 - 1.0));
+  // The weight counts in the opening phase only: a term with phase 1 adds trap * a to the
+  // sum, one with phase 0 nothing.
+  LieberumWeights w;
+  w.trap = 4.0;
+  const LieberumEvaluator with(w), without{};
+  LieberumTerms t;
+  t.a = -1.0;
+  t.w = w.w_open;  // phase 1
+  CHECK(with.sum(t) == doctest::Approx(without.sum(t) - 4.0));
+  t.w = 0;  // phase 0
+  CHECK(with.sum(t) == doctest::Approx(without.sum(t)));
 }
 
 TEST_CASE("the phase-split features give the evaluation's sum with its weights") {

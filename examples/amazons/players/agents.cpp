@@ -87,7 +87,9 @@ mcts::Params thread_params(const Values& v) {
 // The evaluation weights a spec's eval= names. Throws SpecError.
 LieberumWeights eval_weights(const Values& v) {
   try {
-    return lieberum_weights_named(v.text("eval"));
+    LieberumWeights w = lieberum_weights_named(v.text("eval"));
+    w.trap = v.number("trap");
+    return w;
   } catch (const EvalWeightsError& e) {
     throw SpecError(e.what());
   }
@@ -150,6 +152,17 @@ const std::vector<AgentDef>& registry() {
                         "evaluation weights: lieberum (Lieberum's), tuned (amazons tune's, "
                         "shipped) or a weight file",
                         {"*"}};
+    // The trapped-queen term's weight: on for `ab` (docs/strength.md measures it), off for
+    // `invader` (not measured there).
+    const auto trap = [](const char* default_weight) {
+      return ParamDef{"trap",
+                      default_weight,
+                      "weight of the evaluation's trapped-queen term in the opening: about the "
+                      "squares a shut-in queen costs (0: off)",
+                      {},
+                      0,
+                      100};
+    };
     const ParamDef schedule{"schedule",
                             "1",
                             "with ms: spend more time early (1) or the same on every move (0)",
@@ -250,6 +263,7 @@ const std::vector<AgentDef>& registry() {
            {"0", "1"}},
           schedule,
           eval,
+          trap("6"),
           threads},
          [](const Values& v, const std::string& n) {
            const ab::Params p{
@@ -339,6 +353,7 @@ const std::vector<AgentDef>& registry() {
                    "next move's search (1)",
                    {"0", "1"}},
                   eval,
+                  trap("0"),
                   threads,
                   parallel},
                  [](const Values& v, const std::string& n) {

@@ -139,6 +139,7 @@ inline Features features(const Position& pos, const DistanceMaps& maps, Player m
 //   c2 = Σ clamp((D2(opp) - D2(me)) / 6, -1, 1)
 //   w  = Σ 2^-|D1(me) - D1(opp)|   over squares both reach: how much is still contested
 //   m  = (queen-move mobility of me - of opp) / 4
+//   a  = Σ 2^(-k/2) over opp's queens - over mine, k a queen's one-move reach (below)
 // combined by the phase weights below, where phase = min(1, w / w_open) goes from 1 in the
 // opening to 0 when the territories are settled, and squashed to [-1, 1] by tanh.
 struct LieberumWeights {
@@ -149,11 +150,41 @@ struct LieberumWeights {
   std::array<double, 5> opening{0.14, 0.37, 0.13, 0.13, 0.20};
   std::array<double, 5> ending{0.80, 0.10, 0.05, 0.05, 0.00};
   double scale = 0.15;  // tanh(scale · sum): the slope of the squashing
+  double trap = 0.0;    // weight of the trapped-queen term a in the opening (0 in the ending)
 };
 
 struct LieberumTerms {
-  double t1 = 0, t2 = 0, c1 = 0, c2 = 0, w = 0, m = 0;
+  double t1 = 0, t2 = 0, c1 = 0, c2 = 0, w = 0, m = 0, a = 0;
 };
+
+// A queen with few moves left is a liability long before it is shut in: the trapped-queen
+// term a = Σ_opp's queens g(k) − Σ_my queens g(k), k a queen's one-move reach (the squares
+// it can move to), g(k) = 2^(-k/2): a queen with no move costs 1, with 2 moves 0.5, with
+// 10 moves 0.03. The total mobility m cannot see it: one queen shut in while the others
+// roam scores as well there as four queens that all move.
+inline double trapped_weight(int reach) noexcept {
+  static constexpr auto kTable = [] {
+    std::array<double, 32> t{};
+    double v = 1.0;
+    for (double& x : t) {
+      x = v;
+      v *= 0.70710678118654752;  // 2^(-1/2)
+    }
+    return t;
+  }();
+  return reach < static_cast<int>(kTable.size()) ? kTable[reach] : 0.0;
+}
+
+inline double trapped_term(const Position& pos) {
+  const Bitboard occ = pos.occupied();
+  double a = 0;
+  for (Player p : {kWhite, kBlack})
+    for (Bitboard qs = pos.queens(p); qs;) {
+      const double g = trapped_weight(popcount(queen_attacks(pop_lsb(qs), occ)));
+      a += p == pos.to_move() ? -g : g;
+    }
+  return a;
+}
 
 // Lieberum's m: (squares reached in one queen move by the mover's queens − by the
 // opponent's) / 4.
@@ -185,6 +216,7 @@ inline LieberumTerms lieberum_terms(const Position& pos, const DistanceMaps& map
     if (q_me < kFar && q_op < kFar) t.w += inverse_power(std::abs(q_me - q_op));
   }
   t.m = mobility_term(pos);
+  t.a = trapped_term(pos);
   return t;
 }
 
@@ -219,6 +251,7 @@ struct DistanceLevelsOf {
   // [player]: the squares each queen reaches in one move, summed over the player's queens
   // (what Lieberum's mobility counts; a square two queens reach counts twice).
   std::array<int, 2> reach{};
+  std::array<double, 2> trapped{};  // [player]: Σ over the player's queens of trapped_weight
 };
 using DistanceLevels = DistanceLevelsOf<Bitboard>;
 using DistanceLevels8 = DistanceLevelsOf<Bitboard8>;  // boards of at most 8×8 only
@@ -255,10 +288,13 @@ void compute_levels(const Position& pos, DistanceLevelsOf<B>& levels) {
         if (queen && d == 0) {
           Bitboard first = 0;
           levels.reach[p] = 0;
+          levels.trapped[p] = 0;
           for (Bitboard qs = pos.queens(p); qs;) {
             const Bitboard attacks = queen_attacks(pop_lsb(qs), occupied);
             first |= attacks;
-            levels.reach[p] += popcount(attacks);
+            const int reach = popcount(attacks);
+            levels.reach[p] += reach;
+            levels.trapped[p] += trapped_weight(reach);
           }
           frontier = layout(first);
         } else if constexpr (kSmall) {
@@ -321,6 +357,7 @@ LieberumTerms lieberum_terms(const Position& pos, const DistanceLevelsOf<B>& lev
       t.w += inverse_power(std::abs(a - b)) * count(na & qo.exactly(b));
   }
   t.m = (levels.reach[me] - levels.reach[opp]) / 4.0;  // mobility_term(pos)
+  t.a = levels.trapped[opp] - levels.trapped[me];      // trapped_term(pos)
   return t;
 }
 
@@ -351,7 +388,7 @@ class LieberumEvaluator {
     double total = 0;
     for (int i = 0; i < 5; ++i)
       total += (phase * weights_.opening[i] + (1 - phase) * weights_.ending[i]) * x[i];
-    return total;
+    return total + phase * weights_.trap * t.a;
   }
   [[nodiscard]] const LieberumWeights& weights() const noexcept { return weights_; }
 
