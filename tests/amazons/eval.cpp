@@ -229,7 +229,9 @@ TEST_CASE("the evaluation is in [-1, 1] and antisymmetric under a colour swap") 
 TEST_CASE("the trapped-queen term by hand, and its weight in the opening only") {
   // 3x1: W a1, B c1, b1 empty: each queen has one move, g(1) = 2^-1/2 for each: a = 0.
   const Position p = Position::from_fen("Q1q w - - 0 1");
-  CHECK(trapped_term(p) == doctest::Approx(0.0));
+  DistanceMaps maps;
+  compute_distances(p, maps);
+  CHECK(lieberum_terms(p, maps, 0.2).a == doctest::Approx(0.0));
   // 8x8, White's queen on a1 shut in by arrows on a2, b1, b2 (no move: g(0) = 1); Black's
   // queen on h8 has 19 moves (7 along the rank, 7 down the file, 5 down the diagonal to the
   // arrow on b2: g(19) = 2^-9.5). White to move: a = g(19) - g(0).
@@ -239,7 +241,8 @@ TEST_CASE("the trapped-queen term by hand, and its weight in the opening only") 
   CHECK(trapped_weight(2) == doctest::Approx(0.5));
   CHECK(trapped_weight(19) == doctest::Approx(g19));
   CHECK(trapped_weight(1000) == 0.0);
-  CHECK(trapped_term(shut) == doctest::Approx(g19 - 1.0));
+  compute_distances(shut, maps);
+  CHECK(lieberum_terms(shut, maps, 0.2).a == doctest::Approx(g19 - 1.0));
   DistanceLevels8 levels;
   compute_levels(shut, levels);
   CHECK(lieberum_terms(shut, levels, 0.2).a == doctest::Approx(g19 - 1.0));

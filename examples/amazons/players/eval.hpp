@@ -175,25 +175,21 @@ inline double trapped_weight(int reach) noexcept {
   return reach < static_cast<int>(kTable.size()) ? kTable[reach] : 0.0;
 }
 
-inline double trapped_term(const Position& pos) {
-  const Bitboard occ = pos.occupied();
-  double a = 0;
-  for (Player p : {kWhite, kBlack})
-    for (Bitboard qs = pos.queens(p); qs;) {
-      const double g = trapped_weight(popcount(queen_attacks(pop_lsb(qs), occ)));
-      a += p == pos.to_move() ? -g : g;
-    }
-  return a;
-}
-
-// Lieberum's m: (squares reached in one queen move by the mover's queens − by the
-// opponent's) / 4.
-inline double mobility_term(const Position& pos) {
+// From each queen's one-move reach: Lieberum's m, (squares reached in one queen move by the
+// mover's queens − by the opponent's) / 4, and the trapped-queen term a.
+inline void set_mobility_terms(const Position& pos, LieberumTerms& t) {
   const Bitboard occ = pos.occupied();
   int mob[2] = {0, 0};
+  double trapped[2] = {0, 0};
   for (Player p : {kWhite, kBlack})
-    for (Bitboard qs = pos.queens(p); qs;) mob[p] += popcount(queen_attacks(pop_lsb(qs), occ));
-  return (mob[pos.to_move()] - mob[gsearch::opponent(pos.to_move())]) / 4.0;
+    for (Bitboard qs = pos.queens(p); qs;) {
+      const int reach = popcount(queen_attacks(pop_lsb(qs), occ));
+      mob[p] += reach;
+      trapped[p] += trapped_weight(reach);
+    }
+  const Player me = pos.to_move(), opp = gsearch::opponent(me);
+  t.m = (mob[me] - mob[opp]) / 4.0;
+  t.a = trapped[opp] - trapped[me];
 }
 
 inline LieberumTerms lieberum_terms(const Position& pos, const DistanceMaps& maps, double kappa) {
@@ -215,8 +211,7 @@ inline LieberumTerms lieberum_terms(const Position& pos, const DistanceMaps& map
     t.c2 += std::clamp((k_op - k_me) / 6.0, -1.0, 1.0);
     if (q_me < kFar && q_op < kFar) t.w += inverse_power(std::abs(q_me - q_op));
   }
-  t.m = mobility_term(pos);
-  t.a = trapped_term(pos);
+  set_mobility_terms(pos, t);
   return t;
 }
 
@@ -356,8 +351,8 @@ LieberumTerms lieberum_terms(const Position& pos, const DistanceLevelsOf<B>& lev
     for (int b = 1; b <= qo.depth; ++b)
       t.w += inverse_power(std::abs(a - b)) * count(na & qo.exactly(b));
   }
-  t.m = (levels.reach[me] - levels.reach[opp]) / 4.0;  // mobility_term(pos)
-  t.a = levels.trapped[opp] - levels.trapped[me];      // trapped_term(pos)
+  t.m = (levels.reach[me] - levels.reach[opp]) / 4.0;  // as set_mobility_terms
+  t.a = levels.trapped[opp] - levels.trapped[me];
   return t;
 }
 
