@@ -23,7 +23,7 @@ trap 'kill $teacher 2>/dev/null || true' EXIT INT TERM
 sleep 1
 
 "$amazons" label --out "$work/labels.jsonl" --url "http://127.0.0.1:$port/v1" \
-  --players invader:iters=300 uct:iters=200 --games 24 --seed 1 \
+  --players invader:iters=300,trap=0 uct:iters=200 --games 24 --seed 1 \
   --candidates tree:nodes=60,seed=1 --connections 8 --sync-every 64
 
 "$amazons" train --labels "$work/labels.jsonl" --out "$weights" --reading relative --seed 1 \

@@ -33,7 +33,7 @@ namespace {
 struct LabelOptions {
   std::string out;
   std::string fen{Position::kStartFen};
-  std::vector<std::string> players{"invader:iters=300", "uct:iters=200"};
+  std::vector<std::string> players{"invader:iters=300,trap=0", "uct:iters=200"};
   std::size_t games = 4;
   std::uint64_t seed = 1;
   std::size_t random_plies = 2;

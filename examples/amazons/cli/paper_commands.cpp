@@ -101,7 +101,7 @@ std::vector<std::pair<Position, std::vector<Move>>> sweep_positions(std::size_t 
                                                                     unsigned threads,
                                                                     std::uint64_t seed) {
   const auto records = gsearch::arena::play_match(
-      Position{}, [] { return AgentHandle(make_agent("invader:iters=300")); },
+      Position{}, [] { return AgentHandle(make_agent("invader:iters=300,trap=0")); },
       [] { return AgentHandle(make_agent("uct:iters=200")); },
       {.games = games, .threads = threads, .seed = seed});
   std::vector<std::pair<Position, std::vector<Move>>> out;
@@ -342,8 +342,8 @@ void run_reproduce(const ReproduceOptions& o, const std::string& invocation) {
   if (!noise.empty()) {
     md << "\n## A noisier teacher: relabelled, retrained, replayed\n\nFor each setting of the "
           "local teacher, the candidate moves of the same positions (24 games of "
-          "`invader:iters=300` against `uct:iters=200`, every position, the label tree's whole "
-          "moves) are labelled in-process with that teacher, the networks are trained with "
+          "`invader:iters=300,trap=0` against `uct:iters=200`, every position, the label tree's "
+          "whole moves) are labelled in-process with that teacher, the networks are trained with "
           "`amazons train`'s defaults (weights and training reports in `noise-sweep/` beside "
           "this file when it is produced; the repository does not keep them), and the hybrid agent "
           "at N = 30 plays "

@@ -152,17 +152,15 @@ const std::vector<AgentDef>& registry() {
                         "evaluation weights: lieberum (Lieberum's), tuned (amazons tune's, "
                         "shipped) or a weight file",
                         {"*"}};
-    // The trapped-queen term's weight: on for `ab` (docs/strength.md measures it), off for
-    // `invader` (not measured there).
-    const auto trap = [](const char* default_weight) {
-      return ParamDef{"trap",
-                      default_weight,
-                      "weight of the evaluation's trapped-queen term in the opening: about the "
-                      "squares a shut-in queen costs (0: off)",
-                      {},
-                      0,
-                      100};
-    };
+    // The trapped-queen term's weight, the same for `ab` and `invader` (docs/strength.md
+    // measures it for each).
+    const ParamDef trap{"trap",
+                        "6",
+                        "weight of the evaluation's trapped-queen term in the opening: about the "
+                        "squares a shut-in queen costs (0: off)",
+                        {},
+                        0,
+                        100};
     const ParamDef schedule{"schedule",
                             "1",
                             "with ms: spend more time early (1) or the same on every move (0)",
@@ -263,7 +261,7 @@ const std::vector<AgentDef>& registry() {
            {"0", "1"}},
           schedule,
           eval,
-          trap("6"),
+          trap,
           threads},
          [](const Values& v, const std::string& n) {
            const ab::Params p{
@@ -353,7 +351,7 @@ const std::vector<AgentDef>& registry() {
                    "next move's search (1)",
                    {"0", "1"}},
                   eval,
-                  trap("0"),
+                  trap,
                   threads,
                   parallel},
                  [](const Values& v, const std::string& n) {
