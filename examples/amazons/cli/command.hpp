@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "amazons/rules/position.hpp"
+#include "gsearch/arena/record.hpp"
 #include "gsearch/core/file.hpp"
 
 namespace amazons::cli {
@@ -227,6 +228,11 @@ void broadcast_from_root(std::vector<char>& bytes);
 // throws BadInput naming path:line_no. (match_commands.cpp; replay, tournament, serve and tune
 // use it.)
 nlohmann::json check_record(const std::string& path, std::size_t line_no, const std::string& line);
+
+// A game as a records file keeps it: one JSON object, the moves in notation from `start`
+// (match_commands.cpp; match, tournament and spsa write them). "*" is an unfinished game's result.
+std::string result_text(const gsearch::arena::GameRecord<Move>& r);
+nlohmann::json record_json(const gsearch::arena::GameRecord<Move>& r, const Position& start);
 
 void add_serve_commands(CLI::App& app);                         // serve
 void add_rules_commands(CLI::App& app);                         // perft, show, legal

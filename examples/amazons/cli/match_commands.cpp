@@ -49,32 +49,6 @@ std::vector<Record> play_games(std::span<const Position> starts, MakeA make_a, M
   return gsearch::arena::play_match(starts, make_a, make_b, params, progress);
 }
 
-std::string result_text(const Record& r) {
-  if (!r.finished) return "*";
-  return r.result > 0 ? "1-0" : r.result < 0 ? "0-1" : "1/2-1/2";
-}
-
-json record_json(const Record& r, const Position& start) {
-  json moves = json::array();
-  Position pos = start;
-  for (const Move& m : r.moves) {
-    moves.push_back(pos.move_to_string(m));
-    pos.apply(m);
-  }
-  return {{"game", r.index},
-          {"white", r.players[0]},
-          {"black", r.players[1]},
-          {"a_first", r.a_first},
-          {"seed", r.seed},
-          {"opening_seed", r.opening_seed},
-          {"opening_plies", r.opening_plies},
-          {"start", start.fen()},
-          {"result", result_text(r)},
-          {"plies", r.moves.size()},
-          {"seconds", {r.seconds[0], r.seconds[1]}},
-          {"moves", moves}};
-}
-
 // Set by SIGINT and SIGTERM during a match: the games in progress are abandoned, and the
 // games already played are written and summarised. A second signal ends the program at once.
 std::atomic<bool> g_stop{false};
@@ -425,6 +399,33 @@ const char* sprt_result(gsearch::arena::Sprt::Status s) {
 }
 
 }  // namespace
+
+// (command.hpp) A game's result and the game as a records file keeps it.
+std::string result_text(const Record& r) {
+  if (!r.finished) return "*";
+  return r.result > 0 ? "1-0" : r.result < 0 ? "0-1" : "1/2-1/2";
+}
+
+json record_json(const Record& r, const Position& start) {
+  json moves = json::array();
+  Position pos = start;
+  for (const Move& m : r.moves) {
+    moves.push_back(pos.move_to_string(m));
+    pos.apply(m);
+  }
+  return {{"game", r.index},
+          {"white", r.players[0]},
+          {"black", r.players[1]},
+          {"a_first", r.a_first},
+          {"seed", r.seed},
+          {"opening_seed", r.opening_seed},
+          {"opening_plies", r.opening_plies},
+          {"start", start.fen()},
+          {"result", result_text(r)},
+          {"plies", r.moves.size()},
+          {"seconds", {r.seconds[0], r.seconds[1]}},
+          {"moves", moves}};
+}
 
 // (command.hpp) Checks one line of a records file: a JSON game record whose moves are legal from
 // its start and whose result is the one they give. Returns it; throws BadInput naming file:line.
