@@ -74,6 +74,7 @@ TEST_CASE(
         "ab:depth=1",
         "ab:depth=3,order=1,width=4,rootwidth=8,lmr=2,lmrafter=2,asp=0.05,endgame=1",
         "ab:depth=2,eval=tuned",
+        "ab:depth=2,eval=spsa",
         "ab:depth=3,orderdepth=1,qk=3,width=4,rootwidth=8",
         "ab:depth=4,qk=2,width=4,rootwidth=8",
         "ab:depth=4,width=4,rootwidth=8,frontier=2",

@@ -47,3 +47,13 @@ TEST_CASE("weight files: written and read back; bad files refused with the reaso
                        amazons::EvalWeightsError);
   CHECK(amazons::lieberum_weights_named("lieberum").opening == amazons::LieberumWeights{}.opening);
 }
+
+TEST_CASE("named weights: lieberum, tuned and spsa are the shipped sets") {
+  CHECK(amazons::lieberum_weights_named("lieberum").opening == amazons::LieberumWeights{}.opening);
+  CHECK(amazons::lieberum_weights_named("tuned").opening ==
+        amazons::tuned_lieberum_weights().opening);
+  CHECK(amazons::lieberum_weights_named("spsa").ending == amazons::spsa_lieberum_weights().ending);
+  CHECK(amazons::spsa_lieberum_weights().opening != amazons::LieberumWeights{}.opening);
+  CHECK_THROWS_AS((void)amazons::lieberum_weights_named("no-such-weights.json"),
+                  amazons::EvalWeightsError);
+}

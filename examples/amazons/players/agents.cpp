@@ -150,7 +150,7 @@ const std::vector<AgentDef>& registry() {
     const ParamDef eval{"eval",
                         "lieberum",
                         "evaluation weights: lieberum (Lieberum's), tuned (amazons tune's, "
-                        "shipped) or a weight file",
+                        "shipped), spsa (amazons spsa's, shipped) or a weight file",
                         {"*"}};
     // The trapped-queen term's weight, the same for `ab` and `invader` (docs/strength.md
     // measures it for each).

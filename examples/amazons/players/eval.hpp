@@ -420,6 +420,18 @@ inline LieberumWeights tuned_lieberum_weights() {
   return w;
 }
 
+// The weights `amazons spsa` tuned on 6,000 games of `ab:depth=3` against itself on 10×10, from
+// Lieberum's (docs/strength.md, "Weights tuned by SPSA", has the command, its seed, and what
+// these weights are worth in play):
+//   amazons spsa --spec ab:depth=3 --iterations 3000 --book examples/amazons/books/10x10.txt
+//       --threads 2 --seed 1 --r-end 0.01 --state S --out W
+inline LieberumWeights spsa_lieberum_weights() {
+  LieberumWeights w;
+  w.opening = {0.130069, 0.380511, 0.156238, 0.266403, 0.201938};
+  w.ending = {0.801536, 0.126240, 0.055551, 0.084476, 0.014682};
+  return w;
+}
+
 // A move prior for MCTS expansion (gsearch::mcts::Expansion): each whole move's one-ply
 // Lieberum value for the mover, the evaluation of the position after it, negated (a move
 // that ends the game: 2, above any evaluation).

@@ -97,10 +97,11 @@ inline LieberumWeights read_lieberum_weights(const std::string& path) {
 }
 
 // The weights an agent spec's eval= (or amazons tune --from) names: lieberum (Lieberum's own),
-// tuned (the shipped tuned weights, eval.hpp) or a weight file.
+// tuned (amazons tune's, shipped), spsa (amazons spsa's, shipped; eval.hpp) or a weight file.
 inline LieberumWeights lieberum_weights_named(const std::string& name) {
   if (name == "lieberum") return LieberumWeights{};
   if (name == "tuned") return tuned_lieberum_weights();
+  if (name == "spsa") return spsa_lieberum_weights();
   return read_lieberum_weights(name);
 }
 
