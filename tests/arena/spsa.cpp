@@ -48,9 +48,9 @@ TEST_CASE("spsa: the gains are the given ones at the last iteration and larger b
   const arena::Spsa spsa(three(), {.iterations = 400, .r_end = 0.01});
   const auto& x = spsa.parameters()[0];
   CHECK(spsa.perturbation(x, 400) == doctest::Approx(0.05));
-  CHECK(spsa.learning_rate(x, 400) == doctest::Approx(0.01 * 0.05 * 0.05));
+  CHECK(spsa.step_gain(x, 400) == doctest::Approx(0.01 * 0.05 * 0.05));
   CHECK(spsa.perturbation(x, 1) == doctest::Approx(0.05 * std::pow(400.0, 0.101)));
-  CHECK(spsa.learning_rate(x, 1) > spsa.learning_rate(x, 400));
+  CHECK(spsa.step_gain(x, 1) > spsa.step_gain(x, 400));
 }
 
 TEST_CASE("spsa: an iteration's signs come from the seed and k alone") {

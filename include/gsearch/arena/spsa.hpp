@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gsearch/core/rng.hpp"
@@ -94,17 +95,17 @@ class Spsa {
     for (std::size_t i = 0; i < parameters_.size(); ++i) {
       auto& p = parameters_[i];
       const double c = perturbation(p, s.k);
-      p.value = std::clamp(p.value + learning_rate(p, s.k) / c * result * s.sign[i], p.lo, p.hi);
+      p.value = std::clamp(p.value + step_gain(p, s.k) / c * result * s.sign[i], p.lo, p.hi);
     }
     done_ = std::max(done_, s.k);
   }
 
-  // c_k,i and a_k,i of parameter p at iteration k.
+  // c_k,i (perturbation) and a_k,i (step_gain) of parameter p at iteration k.
   [[nodiscard]] double perturbation(const SpsaParameter& p, std::size_t k) const {
     const double n = static_cast<double>(params_.iterations);
     return p.c_end * std::pow(n, params_.gamma) / std::pow(static_cast<double>(k), params_.gamma);
   }
-  [[nodiscard]] double learning_rate(const SpsaParameter& p, std::size_t k) const {
+  [[nodiscard]] double step_gain(const SpsaParameter& p, std::size_t k) const {
     const double n = static_cast<double>(params_.iterations), a0 = params_.a_share * n;
     return params_.r_end * p.c_end * p.c_end * std::pow(a0 + n, params_.alpha) /
            std::pow(a0 + static_cast<double>(k), params_.alpha);
