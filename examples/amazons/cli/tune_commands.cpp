@@ -37,7 +37,6 @@
 #include <filesystem>
 #include <memory>
 #include <span>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -483,10 +482,16 @@ void add_tune_commands(CLI::App& app) {
       if (!o->records.empty() && std::filesystem::exists(o->records))
         keep_records_until(o->records, state.done);
     }
-    const auto values_now = [&] {
+    // Every parameter's value: the start, with the tuned ones (in --params order) put in.
+    const auto all_values = [&](const std::vector<double>& tuned_values) {
       std::vector<double> all = start;
-      for (std::size_t j = 0; j < index.size(); ++j) all[index[j]] = tuner.parameters()[j].value;
+      for (std::size_t j = 0; j < index.size(); ++j) all[index[j]] = tuned_values[j];
       return all;
+    };
+    const auto values_now = [&] {
+      std::vector<double> now;
+      for (const auto& p : tuner.parameters()) now.push_back(p.value);
+      return all_values(now);
     };
     const auto save = [&] {
       state.values.clear();
@@ -508,9 +513,7 @@ void add_tune_commands(CLI::App& app) {
         std::filesystem::temp_directory_path() / ("amazons-spsa-" + std::to_string(::getpid()));
     files.paths = {base.string() + ".plus.json", base.string() + ".minus.json"};
     const auto side = [&](const std::vector<double>& values, const std::filesystem::path& file) {
-      std::vector<double> all = start;
-      for (std::size_t j = 0; j < index.size(); ++j) all[index[j]] = values[j];
-      const LieberumWeights w = weights_of_values(all, from);
+      const LieberumWeights w = weights_of_values(all_values(values), from);
       gsearch::write_file_atomically(file, lieberum_weights_json(w, ""));
       return side_spec(file.string(), w.trap);
     };
@@ -571,7 +574,6 @@ void add_tune_commands(CLI::App& app) {
         std::fflush(stdout);
       }
     }
-    if (tuner.done() == 0) save();
     const std::vector<double> final_values = values_now();
     std::printf("after %zu iterations:", tuner.done());
     for (std::size_t j = 0; j < index.size(); ++j)
