@@ -409,6 +409,25 @@ TEST_CASE("forward pruning keeps the scorer's best moves; a pruned search proves
   CHECK(full.search(won).proven_win);
 }
 
+TEST_CASE("killers at scored nodes: minimax's value unpruned, searched past the width pruned") {
+  bool differs = false;
+  for (const auto& p : small_positions(8)) {
+    for (int depth = 2; depth <= 4; ++depth) {
+      ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> killers(
+          {.max_depth = depth, .score_depth = 2, .score_killers = true});
+      CHECK(killers.search(p).score == minimax(p, depth, 0, Mobility{}, 10000));
+      // One move kept by the scorer below the root, whose children are siblings: the killers
+      // their cutoffs leave are searched besides it.
+      ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> narrow(
+          {.max_depth = depth, .score_depth = 2, .width = 1});
+      ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> narrow_killers(
+          {.max_depth = depth, .score_depth = 2, .width = 1, .score_killers = true});
+      differs = differs || narrow.search(p).nodes != narrow_killers.search(p).nodes;
+    }
+  }
+  CHECK(differs);
+}
+
 namespace {
 // FewestReplies that counts its calls.
 struct CountingScorer : FewestReplies {

@@ -225,6 +225,11 @@ const std::vector<AgentDef>& registry() {
            0,
            5000,
            true},
+          {"orderkillers",
+           "0",
+           "with order=1: at the nodes the one-ply evaluation orders, try the killers after the "
+           "table's move and keep them past the width (1)",
+           {"0", "1"}},
           {"frontier",
            "0",
            "with order=1: at nodes one ply from the leaves, after the table's move and the "
@@ -270,6 +275,7 @@ const std::vector<AgentDef>& registry() {
                .score_depth = v.text("order") == "1" ? static_cast<int>(v.count("orderdepth")) : 0,
                .width = static_cast<std::uint32_t>(v.count("width")),
                .root_width = static_cast<std::uint32_t>(v.count("rootwidth")),
+               .score_killers = v.text("orderkillers") == "1",
                .frontier_width = static_cast<std::uint32_t>(v.count("frontier")),
                .lmr_depth = static_cast<int>(v.count("lmr")),
                .lmr_after = static_cast<std::uint32_t>(v.count("lmrafter")),
