@@ -114,6 +114,8 @@ struct Params {
   std::uint32_t width = 0;           // forward pruning below the root, at the nodes ordered by the
                                      // scorer: moves kept (0: all)
   std::uint32_t root_width = 0;      // the same at the root
+  std::uint32_t width_step = 0;      // with width: this many moves more kept for each ply a node
+                                     // is above score_depth from the leaves
   bool score_killers = false;        // at the nodes ordered by the scorer, try the killers after
                                      // the table's move, kept past the width
   std::uint32_t frontier_width = 0;  // frontier pruning: moves kept one ply from the leaves,
@@ -415,7 +417,12 @@ class AlphaBeta {
     } else {
       if constexpr (kScored) by_score = params_.score_depth > 0 && depth >= params_.score_depth;
       if (by_score) {
-        const std::uint32_t width = ply == 0 ? params_.root_width : params_.width;
+        const std::uint32_t width =
+            ply == 0 ? params_.root_width
+            : params_.width > 0
+                ? params_.width +
+                      params_.width_step * static_cast<std::uint32_t>(depth - params_.score_depth)
+                : 0;
         if (width > 0 && moves.size() > width) pruned_ += moves.size() - width;
         score_keep = width > 0 ? width : moves.size();
         if (const std::size_t i = index_of(moves, tt_move); i < moves.size())
