@@ -409,48 +409,6 @@ TEST_CASE("forward pruning keeps the scorer's best moves; a pruned search proves
   CHECK(full.search(won).proven_win);
 }
 
-TEST_CASE("width by depth: more moves kept only above the lowest scored nodes") {
-  std::uint64_t nodes = 0, stepped_nodes = 0;
-  for (const auto& p : small_positions(8)) {
-    // Depth 3: the scored nodes below the root are two plies from the leaves, where the step
-    // adds nothing.
-    ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> narrow3(
-        {.max_depth = 3, .score_depth = 2, .width = 1});
-    ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> stepped3(
-        {.max_depth = 3, .score_depth = 2, .width = 1, .width_step = 50});
-    const auto a = narrow3.search(p), b = stepped3.search(p);
-    CHECK(a.nodes == b.nodes);
-    CHECK(a.score == b.score);
-    // Depth 4: the root's children, three plies from the leaves, keep 51 moves, not 1.
-    ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> narrow4(
-        {.max_depth = 4, .score_depth = 2, .width = 1});
-    ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> stepped4(
-        {.max_depth = 4, .score_depth = 2, .width = 1, .width_step = 50});
-    nodes += narrow4.search(p).nodes;
-    stepped_nodes += stepped4.search(p).nodes;
-  }
-  CHECK(stepped_nodes > nodes);
-}
-
-TEST_CASE("killers at scored nodes: minimax's value unpruned, searched past the width pruned") {
-  bool differs = false;
-  for (const auto& p : small_positions(8)) {
-    for (int depth = 2; depth <= 4; ++depth) {
-      ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> killers(
-          {.max_depth = depth, .score_depth = 2, .score_killers = true});
-      CHECK(killers.search(p).score == minimax(p, depth, 0, Mobility{}, 10000));
-      // One move kept by the scorer below the root, whose children are siblings: the killers
-      // their cutoffs leave are searched besides it.
-      ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> narrow(
-          {.max_depth = depth, .score_depth = 2, .width = 1});
-      ab::AlphaBeta<amazons::Position, Mobility, FewestReplies> narrow_killers(
-          {.max_depth = depth, .score_depth = 2, .width = 1, .score_killers = true});
-      differs = differs || narrow.search(p).nodes != narrow_killers.search(p).nodes;
-    }
-  }
-  CHECK(differs);
-}
-
 namespace {
 // FewestReplies that counts its calls.
 struct CountingScorer : FewestReplies {

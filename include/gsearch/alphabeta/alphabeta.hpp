@@ -114,10 +114,6 @@ struct Params {
   std::uint32_t width = 0;           // forward pruning below the root, at the nodes ordered by the
                                      // scorer: moves kept (0: all)
   std::uint32_t root_width = 0;      // the same at the root
-  std::uint32_t width_step = 0;      // with width: this many moves more kept for each ply a node
-                                     // is above score_depth from the leaves
-  bool score_killers = false;        // at the nodes ordered by the scorer, try the killers after
-                                     // the table's move, kept past the width
   std::uint32_t frontier_width = 0;  // frontier pruning: moves kept one ply from the leaves,
                                      // after the table's move and the killers (0: all)
   int lmr_depth = 0;                 // late-move reductions at nodes with this many plies left or
@@ -417,21 +413,11 @@ class AlphaBeta {
     } else {
       if constexpr (kScored) by_score = params_.score_depth > 0 && depth >= params_.score_depth;
       if (by_score) {
-        const std::uint32_t width =
-            ply == 0 ? params_.root_width
-            : params_.width > 0
-                ? params_.width +
-                      params_.width_step * static_cast<std::uint32_t>(depth - params_.score_depth)
-                : 0;
+        const std::uint32_t width = ply == 0 ? params_.root_width : params_.width;
         if (width > 0 && moves.size() > width) pruned_ += moves.size() - width;
         score_keep = width > 0 ? width : moves.size();
         if (const std::size_t i = index_of(moves, tt_move); i < moves.size())
           staged[n_staged++] = i;
-        if (params_.score_killers) {
-          const std::size_t n = n_staged;
-          n_staged = stage_killers(state.to_move(), moves, ply, staged, n_staged);
-          score_keep += n_staged - n;
-        }
       } else {
         if (to_front(moves, tt_move)) staged[n_staged++] = 0;
         n_staged = stage_killers(state.to_move(), moves, ply, staged, n_staged);
@@ -450,7 +436,7 @@ class AlphaBeta {
       if (!ordered && i == n_staged) {  // none of the staged moves cut off
         ordered = true;
         if (by_score) {
-          if constexpr (kScored) order_by_score(state, moves, staged, n_staged, score_keep);
+          if constexpr (kScored) order_by_score(state, moves, tt_move, score_keep);
         } else {
           order(state, moves, ply, tt_move);
           if constexpr (kScored) {
@@ -556,34 +542,26 @@ class AlphaBeta {
     return std::nullopt;
   }
 
-  // Orders the moves by the scorer, best first, with the staged moves (the table's move, and
-  // the killers with Params::score_killers) before all in their order, and keeps the best
-  // `keep`.
-  void order_by_score(const G& state, MoveListOf<G>& moves,
-                      const std::array<std::size_t, 3>& staged, std::size_t n_staged,
-                      std::size_t keep) {
+  // Orders the moves by the scorer, best first, with the transposition table's move before all,
+  // and keeps the best `keep`.
+  void order_by_score(const G& state, MoveListOf<G>& moves, const Move* tt_move, std::size_t keep) {
     scorer_(state, moves, score_keys_.data());
-    for (std::size_t i = 0; i < moves.size(); ++i)
+    for (std::size_t i = 0; i < moves.size(); ++i) {
       if (std::isnan(score_keys_[i])) score_keys_[i] = -std::numeric_limits<float>::infinity();
-    float key = std::numeric_limits<float>::infinity();
-    for (std::size_t j = 0; j < n_staged; ++j) {
-      score_keys_[staged[j]] = key;
-      key = j == 0 ? std::numeric_limits<float>::max() : key / 2;
+      if (tt_move && moves[i] == *tt_move) score_keys_[i] = std::numeric_limits<float>::infinity();
     }
     sort_by_key_descending(moves, score_keys_.data(), 0, keep);
   }
 
-  // Appends to staged[0..n) the indices of the killers in the list that are not staged yet,
+  // Appends to staged[0..n) the indices of the killers in the list after its first n moves,
   // in the order order() gives them (killers first, by history, then by index); returns the
   // new count.
   std::size_t stage_killers(Player me, const MoveListOf<G>& moves, int ply,
                             std::array<std::size_t, 3>& staged, std::size_t n) const {
     if (!params_.killers) return n;
     const std::size_t from = n;
-    for (std::size_t i = 0; i < moves.size() && n < staged.size(); ++i)
-      if (ordering_.is_killer(ply, moves[i]) &&
-          std::find(staged.begin(), staged.begin() + from, i) == staged.begin() + from)
-        staged[n++] = i;
+    for (std::size_t i = from; i < moves.size() && n < staged.size(); ++i)
+      if (ordering_.is_killer(ply, moves[i])) staged[n++] = i;
     if (n == from + 2 && params_.history &&
         ordering_.history(me, moves[staged[from + 1]]) > ordering_.history(me, moves[staged[from]]))
       std::swap(staged[from], staged[from + 1]);
