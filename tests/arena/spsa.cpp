@@ -78,11 +78,13 @@ TEST_CASE("spsa: a run restored from its values goes on as if it had not stopped
   run(whole, 1, 200, r1);
   arena::Spsa first(three(), {.iterations = 200, .seed = 5});
   run(first, 1, 120, r2);
-  std::vector<double> saved;
-  for (const auto& p : first.parameters()) saved.push_back(p.value);
+  const std::vector<double> saved = first.values();
+  REQUIRE(saved.size() == 3);
+  CHECK(saved[2] == first.parameters()[2].value);
   arena::Spsa second(three(), {.iterations = 200, .seed = 5});
   second.restore(saved, 120);
   CHECK(second.done() == 120);
+  CHECK(second.values() == saved);
   run(second, 121, 200, r2);
   for (std::size_t i = 0; i < 3; ++i)
     CHECK(second.parameters()[i].value == whole.parameters()[i].value);

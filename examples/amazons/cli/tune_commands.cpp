@@ -488,14 +488,9 @@ void add_tune_commands(CLI::App& app) {
       for (std::size_t j = 0; j < index.size(); ++j) all[index[j]] = tuned_values[j];
       return all;
     };
-    const auto values_now = [&] {
-      std::vector<double> now;
-      for (const auto& p : tuner.parameters()) now.push_back(p.value);
-      return all_values(now);
-    };
+    const auto values_now = [&] { return all_values(tuner.values()); };
     const auto save = [&] {
-      state.values.clear();
-      for (const auto& p : tuner.parameters()) state.values.push_back(p.value);
+      state.values = tuner.values();
       state.done = tuner.done();
       gsearch::write_file_atomically(o->state, spsa_state_json(state));
       const std::string made = "amazons spsa --spec " + o->spec +

@@ -129,6 +129,13 @@ class Spsa {
   [[nodiscard]] const std::vector<SpsaParameter>& parameters() const noexcept {
     return parameters_;
   }
+  // The current values, in the order of the parameters (what restore() takes).
+  [[nodiscard]] std::vector<double> values() const {
+    std::vector<double> v;
+    v.reserve(parameters_.size());
+    for (const auto& p : parameters_) v.push_back(p.value);
+    return v;
+  }
   [[nodiscard]] const SpsaParams& params() const noexcept { return params_; }
   [[nodiscard]] std::size_t done() const noexcept { return done_; }  // iterations updated
 
