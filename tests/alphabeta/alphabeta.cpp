@@ -470,6 +470,43 @@ TEST_CASE("frontier pruning: with a one-ply scorer and one move kept, minimax's 
   CHECK(calls > 0);  // the scorer's frontier() ranked the frontier nodes
 }
 
+namespace {
+// Mobility's one-ply value of each move, in its units (what futility pruning compares).
+struct OnePlyMobility {
+  void operator()(const amazons::Position& p, const gsearch::MoveListOf<amazons::Position>& moves,
+                  float* scores) const {
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      amazons::Position c = p;
+      c.apply(moves[i]);
+      scores[i] = c.is_terminal() ? 2.0f : -static_cast<float>(Mobility{}(c));
+    }
+  }
+};
+}  // namespace
+
+TEST_CASE("futility pruning: a margin no value crosses prunes nothing; a small one prunes") {
+  using Search = ab::AlphaBeta<amazons::Position, Mobility, OnePlyMobility>;
+  std::uint64_t fewer = 0;
+  for (const auto& p : small_positions(8)) {
+    for (int depth = 2; depth <= 4; ++depth) {
+      // Values lie in [-10000, 10000]: a margin of 20001 a ply never reaches alpha.
+      Search wide({.max_depth = depth, .score_depth = 2, .futility = 20001});
+      CHECK(wide.search(p).score == minimax(p, depth, 0, Mobility{}, 10000));
+      Search plain({.max_depth = depth, .score_depth = 2});
+      Search pruned({.max_depth = depth, .score_depth = 2, .futility = 1});
+      const auto want = plain.search(p);
+      const auto got = pruned.search(p);
+      REQUIRE(got.has_move);
+      if (depth == 2) {  // only the root is scored, and the root is never pruned
+        CHECK(got.nodes == want.nodes);
+        CHECK(got.score == want.score);
+      }
+      if (got.nodes < want.nodes) ++fewer;
+    }
+  }
+  CHECK(fewer > 0);
+}
+
 TEST_CASE("late-move reductions: with depth to spare, tic-tac-toe's exact values") {
   const auto zero = [](const TicTacToe&) { return 0.0; };
   using Search = ab::AlphaBeta<TicTacToe, decltype(zero)>;

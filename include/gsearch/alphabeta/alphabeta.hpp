@@ -50,6 +50,13 @@
 //                   to makes frontier_width = 1 the full one-ply search; a scorer may offer a
 //                   cheaper frontier(state, moves, scores) for these nodes alone (one that
 //                   evaluates some moves only, ranking the rest below them);
+//   futility pruning  at the nodes the scorer orders (below the root), for a scorer that
+//                   scores a move by the evaluation of the position it leads to (the
+//                   evaluator's units, so that score · eval_scale is a Score): once a move has
+//                   been searched, a move whose score · eval_scale + futility · (d - 1) is at
+//                   most alpha (d plies from the leaves) is not searched, nor any after it
+//                   (they score less). The margin stands for what the d - 1 plies below can
+//                   gain over the one-ply value;
 //   late-move reductions  at nodes with at least lmr_depth plies left, the moves after the
 //                   first lmr_after are searched one ply shallower with a null window, and
 //                   again at full depth when one beats alpha;
@@ -116,6 +123,8 @@ struct Params {
   std::uint32_t root_width = 0;      // the same at the root
   std::uint32_t frontier_width = 0;  // frontier pruning: moves kept one ply from the leaves,
                                      // after the table's move and the killers (0: all)
+  Score futility = 0;                // futility pruning at the scored nodes: the margin per ply
+                                     // below the node's first (0: off)
   int lmr_depth = 0;                 // late-move reductions at nodes with this many plies left or
                                      // more (0: off)
   std::uint32_t lmr_after = 3;       // moves searched at full depth before reductions start
@@ -159,7 +168,12 @@ class AlphaBeta {
       : params_(params),
         evaluator_(std::move(evaluator)),
         scorer_(std::move(scorer)),
-        tt_(params.tt_megabytes) {}
+        tt_(params.tt_megabytes) {
+    if (kScored && params_.futility > 0) {
+      futility_cap_ = params_.width > 0 ? params_.width : G::max_moves;
+      futility_keys_.resize(static_cast<std::size_t>(kMaxPly + 1) * futility_cap_);
+    }
+  }
 
   AlphaBeta(const AlphaBeta&) = delete;
   AlphaBeta& operator=(const AlphaBeta&) = delete;
@@ -408,6 +422,7 @@ class AlphaBeta {
     bool by_score = false;  // the ordering: order_by_score (else order())
     std::size_t score_keep = 0;
     bool frontier = false;  // with frontier pruning after order()
+    Score futility = 0;     // futility pruning's margin at this node (0: none)
     if constexpr (kSolver) {
       if (const auto cut = look_ahead(state, moves, key, depth, beta, ply, tt_move)) return *cut;
     } else {
@@ -418,6 +433,7 @@ class AlphaBeta {
         score_keep = width > 0 ? width : moves.size();
         if (const std::size_t i = index_of(moves, tt_move); i < moves.size())
           staged[n_staged++] = i;
+        if (ply > 0) futility = params_.futility * (depth - 1);
       } else {
         if (to_front(moves, tt_move)) staged[n_staged++] = 0;
         n_staged = stage_killers(state.to_move(), moves, ply, staged, n_staged);
@@ -436,7 +452,11 @@ class AlphaBeta {
       if (!ordered && i == n_staged) {  // none of the staged moves cut off
         ordered = true;
         if (by_score) {
-          if constexpr (kScored) order_by_score(state, moves, tt_move, score_keep);
+          if constexpr (kScored) {
+            order_by_score(state, moves, tt_move, score_keep);
+            // (the children's orderings reuse score_keys_: this node's keys are kept per ply)
+            if (futility > 0) std::copy_n(score_keys_.begin(), moves.size(), futility_keys(ply));
+          }
         } else {
           order(state, moves, ply, tt_move);
           if constexpr (kScored) {
@@ -445,6 +465,11 @@ class AlphaBeta {
         }
         if (best_move) best_move = &moves[best_index];  // (the staged moves lead the list)
         if (i == moves.size()) break;                   // (a width of 1 keeps the first alone)
+      }
+      if (futility > 0 && ordered && i > 0 && !is_decisive(alpha) &&
+          static_cast<double>(futility_keys(ply)[i]) * params_.eval_scale + futility <= alpha) {
+        pruned_ += moves.size() - i;  // (the moves after i score no more)
+        break;
       }
       const Move& m = ordered ? moves[i] : moves[staged[i]];
       G child = state;
@@ -551,6 +576,11 @@ class AlphaBeta {
       if (tt_move && moves[i] == *tt_move) score_keys_[i] = std::numeric_limits<float>::infinity();
     }
     sort_by_key_descending(moves, score_keys_.data(), 0, keep);
+  }
+
+  // The sorted scores of the moves kept at the scored node at `ply` (futility pruning).
+  float* futility_keys(int ply) noexcept {
+    return futility_keys_.data() + static_cast<std::size_t>(ply) * futility_cap_;
   }
 
   // Appends to staged[0..n) the indices of the killers in the list after its first n moves,
@@ -662,6 +692,8 @@ class AlphaBeta {
   std::vector<std::uint16_t> keyed_ = std::vector<std::uint16_t>(G::max_moves);
   MoveListOf<G> reordered_;
   std::vector<float> score_keys_ = std::vector<float>(kScored ? G::max_moves : 0);
+  std::size_t futility_cap_ = 0;      // moves a scored node keeps (futility pruning)
+  std::vector<float> futility_keys_;  // their keys, futility_cap_ per ply
   std::vector<std::array<Move, kMaxPly>> pv_ = std::vector<std::array<Move, kMaxPly>>(kMaxPly + 1);
   std::array<int, kMaxPly + 1> pv_length_{};
 };
